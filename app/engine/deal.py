@@ -1,0 +1,229 @@
+"""Deals: the 28 pyramid cards and the 24 stock cards, and PySolFC's deal numbers.
+
+Deal numbers follow PySolFC's "Pyramid" exactly (see DEALS.md in the README's links): the
+shuffle comes from ``pysol_cards``, PySolFC's own published generators, so deal N here is
+game N there, on every machine and Python version.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysol_cards.cards import ms_rearrange
+from pysol_cards.random import LCRandom31, MTRandom
+
+from .cards import FULL_DECK, RANKS, SUITS, Card, CardError
+
+PYRAMID_ROWS = 7
+PYRAMID_SIZE = 28
+STOCK_SIZE = 24
+MIN_DEAL_NUMBER = 1
+MAX_DEAL_NUMBER = 10**20 - 1
+MS_DEALS_BELOW = 32000
+"""PySolFC deals numbers below this with the Microsoft FreeCell generator."""
+
+
+class DealError(ValueError):
+    """A deal number, JSON or text that does not describe a valid deal."""
+
+
+def row_col(index: int) -> tuple[int, int]:
+    """Pyramid position ``index`` (0..27, apex first) as (row, column)."""
+    row = 0
+    while index > row:
+        index -= row + 1
+        row += 1
+    return row, index
+
+
+def position(row: int, col: int) -> int:
+    """The pyramid index of (row, column)."""
+    return row * (row + 1) // 2 + col
+
+
+def covering(index: int) -> tuple[int, ...]:
+    """The pyramid positions that cover ``index`` (none for the bottom row)."""
+    row, col = row_col(index)
+    if row == PYRAMID_ROWS - 1:
+        return ()
+    return (position(row + 1, col), position(row + 1, col + 1))
+
+
+COVERED_BY: tuple[tuple[int, ...], ...] = tuple(covering(i) for i in range(PYRAMID_SIZE))
+
+
+def _pysol_order() -> list[Card]:
+    """PySolFC's unshuffled pack: clubs, spades, hearts, diamonds, each Ace to King."""
+    return [Card(rank, suit) for suit in "CSHD" for rank in range(1, 14)]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A deal: ``pyramid`` row by row from the apex, ``stock`` top card first.
+
+    ``number`` is the PySolFC deal number when the deal came from one, else None (a custom deal).
+    Two deals are equal when their cards are: the number is a label, not part of the deal.
+    """
+
+    pyramid: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    number: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.pyramid) != PYRAMID_SIZE:
+            raise DealError(f"a deal has {PYRAMID_SIZE} pyramid cards, not {len(self.pyramid)}")
+        if len(self.stock) != STOCK_SIZE:
+            raise DealError(f"a deal has {STOCK_SIZE} stock cards, not {len(self.stock)}")
+        seen: set[Card] = set()
+        for card in self.pyramid + self.stock:
+            if card in seen:
+                raise DealError(f"{card} appears twice in the deal")
+            seen.add(card)
+        # 52 distinct cards out of 52 means every card is there exactly once.
+
+    # --- deal numbers ------------------------------------------------------------------
+    @classmethod
+    def from_number(cls, number: int) -> Deal:
+        """PySolFC's Pyramid deal ``number`` (1 .. 10**20 - 1)."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise DealError(f"a deal number is a whole number, not {number!r}")
+        if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
+            raise DealError(
+                f"deal number {number} is out of range: "
+                f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
+            )
+        cards = _pysol_order()
+        if number < MS_DEALS_BELOW:
+            rng: LCRandom31 | MTRandom = LCRandom31(number)
+            cards = ms_rearrange(cards)
+        else:
+            rng = MTRandom(number)
+        rng.shuffle(cards)
+        # PySolFC deals from the end of the shuffled list.
+        pyramid = tuple(cards[51 - k] for k in range(PYRAMID_SIZE))
+        stock = tuple(cards[STOCK_SIZE - 1 - k] for k in range(STOCK_SIZE))
+        return cls(pyramid, stock, number)
+
+    @staticmethod
+    def parse_number(text: str | int) -> int:
+        """Read a deal number from user input, with an error that gives the range."""
+        if isinstance(text, int) and not isinstance(text, bool):
+            number = text
+        else:
+            cleaned = str(text).strip().replace(",", "").replace("_", "").lstrip("#")
+            if not cleaned.isdigit():
+                raise DealError(
+                    f"{text!r} is not a deal number: deals are numbered from "
+                    f"{MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
+                )
+            number = int(cleaned)
+        if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
+            raise DealError(
+                f"deal number {number} is out of range: "
+                f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
+            )
+        return number
+
+    # --- JSON form (RULES.md) -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "pyramid": [card.name for card in self.pyramid],
+            "stock": [card.name for card in self.stock],
+        }
+        if self.number is not None:
+            data["deal"] = self.number
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Deal:
+        if not isinstance(data, dict):
+            raise DealError('a deal is a JSON object: {"pyramid": [28 cards], "stock": [24 cards]}')
+        missing = [key for key in ("pyramid", "stock") if key not in data]
+        if missing:
+            raise DealError(f"the deal has no {' and no '.join(repr(k) for k in missing)} list")
+        parts = []
+        for key, size in (("pyramid", PYRAMID_SIZE), ("stock", STOCK_SIZE)):
+            names = data[key]
+            if not isinstance(names, list):
+                raise DealError(f"{key!r} must be a list of {size} card names")
+            if len(names) != size:
+                raise DealError(f"{key!r} must have {size} cards, not {len(names)}")
+            cards = []
+            for i, name in enumerate(names):
+                try:
+                    cards.append(Card.parse(name))
+                except CardError as exc:
+                    raise DealError(f"{key}[{i}]: {exc}") from None
+            parts.append(tuple(cards))
+        number = data.get("deal")
+        if number is not None:
+            number = cls.parse_number(number)
+        deal = cls._checked(parts[0], parts[1], None)
+        if number is not None and cls.from_number(number) != deal:
+            raise DealError(f"these cards are not deal {number}")
+        return cls(deal.pyramid, deal.stock, number)
+
+    @classmethod
+    def from_json(cls, text: str) -> Deal:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DealError(f"the deal is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def _checked(cls, pyramid: tuple[Card, ...], stock: tuple[Card, ...], number: int | None) -> Deal:
+        """Build a deal, naming missing and doubled cards rather than just counting them."""
+        counts: dict[Card, int] = {}
+        for card in pyramid + stock:
+            counts[card] = counts.get(card, 0) + 1
+        doubled = [c.name for c in FULL_DECK if counts.get(c, 0) > 1]
+        absent = [c.name for c in FULL_DECK if c not in counts]
+        if doubled or absent:
+            problems = []
+            if doubled:
+                problems.append("appears twice: " + " ".join(doubled))
+            if absent:
+                problems.append("missing: " + " ".join(absent))
+            raise DealError("a deal uses each of the 52 cards once; " + "; ".join(problems))
+        return cls(pyramid, stock, number)
+
+    # --- one-line text form ---------------------------------------------------------------
+    def to_text(self) -> str:
+        """``JD2D9H…QH/4HAC…6H``: the 28 pyramid cards, a slash, the 24 stock cards."""
+        return "".join(c.name for c in self.pyramid) + "/" + "".join(c.name for c in self.stock)
+
+    @classmethod
+    def from_text(cls, text: str) -> Deal:
+        """Read ``to_text``'s form; spaces and commas between cards are allowed."""
+        if not isinstance(text, str) or text.count("/") != 1:
+            raise DealError(
+                "a deal in text is the 28 pyramid cards, a '/', then the 24 stock cards, "
+                "e.g. 'JD2D9H…/4HAC…'"
+            )
+        parts = []
+        for label, chunk, size in zip(
+            ("pyramid", "stock"), text.split("/"), (PYRAMID_SIZE, STOCK_SIZE), strict=True
+        ):
+            compact = re.sub(r"[\s,]+", "", chunk).upper().replace("10", "T")
+            if len(compact) % 2 or not re.fullmatch(f"([{RANKS}][{SUITS}])*", compact):
+                bad = next(
+                    (compact[i : i + 2] for i in range(0, len(compact), 2)
+                     if not re.fullmatch(f"[{RANKS}][{SUITS}]", compact[i : i + 2])),
+                    compact[-1:],
+                )
+                raise DealError(f"{label}: {bad!r} is not a card")
+            cards = tuple(Card.parse(compact[i : i + 2]) for i in range(0, len(compact), 2))
+            if len(cards) != size:
+                raise DealError(f"the {label} must have {size} cards, not {len(cards)}")
+            parts.append(cards)
+        return cls._checked(parts[0], parts[1], None)
+
+    def __str__(self) -> str:
+        return self.to_text()
