@@ -19,7 +19,23 @@ from .game import (
 from .moves import Move, MoveError, Op
 
 __all__ = [
-    "FULL_DECK", "Card", "CardError", "MAX_DEAL_NUMBER", "MIN_DEAL_NUMBER", "Deal", "DealError",
-    "DEFAULT_PASSES", "PASS_CHOICES", "Game", "GameSetupError", "Goal", "IllegalMove",
-    "Location", "Outcome", "Termination", "Move", "MoveError", "Op",
+    "DEFAULT_PASSES",
+    "FULL_DECK",
+    "MAX_DEAL_NUMBER",
+    "MIN_DEAL_NUMBER",
+    "PASS_CHOICES",
+    "Card",
+    "CardError",
+    "Deal",
+    "DealError",
+    "Game",
+    "GameSetupError",
+    "Goal",
+    "IllegalMove",
+    "Location",
+    "Move",
+    "MoveError",
+    "Op",
+    "Outcome",
+    "Termination",
 ]

@@ -178,7 +178,9 @@ class Deal:
         return cls.from_dict(data)
 
     @classmethod
-    def _checked(cls, pyramid: tuple[Card, ...], stock: tuple[Card, ...], number: int | None) -> Deal:
+    def _checked(
+        cls, pyramid: tuple[Card, ...], stock: tuple[Card, ...], number: int | None
+    ) -> Deal:
         """Build a deal, naming missing and doubled cards rather than just counting them."""
         counts: dict[Card, int] = {}
         for card in pyramid + stock:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
@@ -20,7 +20,7 @@ PASS_CHOICES = (1, 2, 3)
 DEFAULT_PASSES = 3
 
 
-class Goal(str, Enum):
+class Goal(StrEnum):
     """What it takes to win: the 28 pyramid cards, or all 52 cards."""
 
     STANDARD = "standard"
@@ -235,7 +235,8 @@ class Game:
             return "The stock is empty and no passes are left."
         if move.op is Op.RECYCLE:
             if self.stock:
-                return f"The stock still has {len(self.stock)} cards: recycle only when it is empty."
+                return (f"The stock still has {len(self.stock)} cards: "
+                        "recycle only when it is empty.")
             if not self.waste:
                 return "The waste is empty: there is nothing to recycle."
             if self.passes_left <= 0:

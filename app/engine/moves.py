@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .cards import Card, CardError
@@ -18,7 +18,7 @@ class MoveError(ValueError):
     """Text or JSON that does not describe a move (as opposed to an illegal move)."""
 
 
-class Op(str, Enum):
+class Op(StrEnum):
     REMOVE = "remove"
     DRAW = "draw"
     RECYCLE = "recycle"
