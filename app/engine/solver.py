@@ -1,0 +1,223 @@
+"""The solver: can this position still be won, and how?
+
+``solve`` runs an exhaustive depth-first search (in C, ``_solver.c``, whose header comment gives
+the position encoding and the argument for each pruning) from a game's current position and
+answers winnable with a winning line that replays through ``Game.play``, or not winnable,
+proven by having searched everything. A node limit turns "too long" into "unknown"; with the
+default (no limit) every deal is decided.
+
+``reference_solve`` is the plain search written again in Python over ``Game`` itself, with no
+pruning at all: slow, but it shares no code with the C search, which is what makes it useful
+for checking the C search's verdicts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+from . import _solver
+from .cards import Card
+from .deal import COVERED_BY, PYRAMID_SIZE
+from .game import Game, Goal
+from .moves import Move, Op
+
+KINGS = 1
+FORCED_PAIRS = 2
+DEAD_ENDS = 4
+ALL_PRUNING = KINGS | FORCED_PAIRS | DEAD_ENDS
+NO_PRUNING = 0
+
+HINT_NODE_LIMIT = 2_000_000
+"""About a second of search: a hint must come back while the player waits."""
+
+
+class Verdict(StrEnum):
+    WINNABLE = "winnable"
+    NOT_WINNABLE = "not_winnable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    verdict: Verdict
+    moves: tuple[Move, ...] | None
+    """A winning line from the position solved, when it is winnable."""
+    nodes: int
+    seconds: float
+
+    @property
+    def winnable(self) -> bool | None:
+        """True or False once decided; None when the search stopped at its limit."""
+        if self.verdict is Verdict.UNKNOWN:
+            return None
+        return self.verdict is Verdict.WINNABLE
+
+
+def _talon(game: Game) -> list[Card]:
+    """Stock and waste in their one fixed order: waste bottom to top, then stock top down."""
+    return game.waste + game.stock
+
+
+def solve(game: Game, node_limit: int | None = None, pruning: int = ALL_PRUNING) -> Solution:
+    """Decide the game from its current position (see the module docstring)."""
+    start = time.perf_counter()
+    outcome = game.outcome()
+    if outcome is not None:
+        verdict = Verdict.WINNABLE if outcome.won else Verdict.NOT_WINNABLE
+        moves = () if outcome.won else None
+        return Solution(verdict, moves, 0, time.perf_counter() - start)
+    talon = _talon(game)
+    pyramid_values = bytes(card.rank if card else 0 for card in game.pyramid)
+    status, raw, nodes = _solver.solve(
+        pyramid_values,
+        bytes(card.rank for card in talon),
+        len(game.waste),
+        game.pass_number - 1,
+        game.passes,
+        int(game.goal is Goal.WHOLE_DECK),
+        pruning,
+        node_limit or 0,
+    )
+    seconds = time.perf_counter() - start
+    if status < 0:
+        return Solution(Verdict.UNKNOWN, None, nodes, seconds)
+    if status == 0:
+        return Solution(Verdict.NOT_WINNABLE, None, nodes, seconds)
+    return Solution(Verdict.WINNABLE, _decode(game, talon, raw), nodes, seconds)
+
+
+def _decode(game: Game, talon: list[Card], raw: list[tuple[int, int, int]]) -> tuple[Move, ...]:
+    """Turn the C search's (op, location, location) triples back into moves with card names."""
+
+    def card_at(location: int) -> Card:
+        if location < PYRAMID_SIZE:
+            card = game.pyramid[location]
+            assert card is not None
+            return card
+        return talon[location - PYRAMID_SIZE]
+
+    moves = []
+    for op, a, b in raw:
+        if op == 0:
+            moves.append(Move(Op.REMOVE, (card_at(a),)))
+        elif op == 1:
+            moves.append(Move(Op.REMOVE, (card_at(a), card_at(b))))
+        elif op == 2:
+            moves.append(Move(Op.DRAW))
+        else:
+            moves.append(Move(Op.RECYCLE))
+    return tuple(moves)
+
+
+# --- hints ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    move: Move | None
+    winnable: bool | None
+    """True: ``move`` starts a winning line. False: no win is possible from here, and ``move``
+    is the best-looking way on (see ``removable_cards``). None: the search ran out of time."""
+    message: str
+
+
+def removable_cards(game: Game) -> int:
+    """How many cards left could still be removed, judged card by card.
+
+    A King can always go once it is free. Any other card can go only if some card of the
+    complementary value is left that it could ever be free together with (a pyramid card is
+    never free together with a card it covers, directly or not). This is the measure the
+    hint maximises when no win is possible: keep the most cards alive.
+    """
+    left: list[tuple[Card, int | None]] = [
+        (card, i) for i, card in enumerate(game.pyramid) if card is not None
+    ]
+    left += [(card, None) for card in game.stock + game.waste]
+    count = 0
+    for card, slot in left:
+        if card.is_king:
+            count += 1
+            continue
+        for other, other_slot in left:
+            if other is card or not card.pairs_with(other):
+                continue
+            if slot is not None and other_slot is not None and (
+                _covers(slot, other_slot) or _covers(other_slot, slot)
+            ):
+                continue
+            count += 1
+            break
+    return count
+
+
+def _covers(low: int, high: int) -> bool:
+    """Does pyramid slot ``low`` cover slot ``high``, directly or through other cards?"""
+    frontier = list(COVERED_BY[high])
+    while frontier:
+        slot = frontier.pop()
+        if slot == low:
+            return True
+        frontier.extend(COVERED_BY[slot])
+    return False
+
+
+def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT) -> Hint:
+    """The first move of a winning line, or, when none exists, the move that keeps most cards
+    removable (ties go to the move that removes most cards, then to the engine's move order)."""
+    if game.is_over():
+        return Hint(None, None, "The game is over.")
+    solution = solve(game, node_limit=node_limit)
+    if solution.winnable and solution.moves:
+        move = solution.moves[0]
+        return Hint(move, True, f"Play {move}: this deal can still be won.")
+    best: Move | None = None
+    best_score = (-1, -1)
+    for move in game.legal_moves:
+        game.play(move)
+        score = (removable_cards(game), game.cards_removed)
+        game.undo()
+        if score > best_score:
+            best, best_score = move, score
+    if solution.winnable is None:
+        return Hint(best, None, f"Try {best}: the solver could not decide this position in time.")
+    return Hint(best, False, f"No win is possible from here; {best} keeps the most cards in play.")
+
+
+# --- the plain reference search ---------------------------------------------------------------
+
+
+def reference_solve(game: Game) -> bool:
+    """Plain exhaustive search over ``Game`` and its ``legal_moves``: no pruning, a memo of
+    lost positions. Only for checking ``solve``; far too slow for play."""
+    lost: set[tuple] = set()
+    game = game.copy()
+
+    def key() -> tuple:
+        return (tuple(game.pyramid), tuple(game.stock), tuple(game.waste), game.pass_number)
+
+    def search() -> bool:
+        outcome = game.outcome()
+        if outcome is not None:
+            return outcome.won
+        k = key()
+        if k in lost:
+            return False
+        for move in game.legal_moves:
+            game.play(move)
+            try:
+                if search():
+                    return True
+            finally:
+                game.undo()
+        lost.add(k)
+        return False
+
+    return search()
+
+
+__all__ = [
+    "ALL_PRUNING", "NO_PRUNING", "Hint", "Solution", "Verdict", "hint", "reference_solve",
+    "removable_cards", "solve",
+]
