@@ -55,29 +55,22 @@
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
+#define F_RELAXED 8
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
-typedef struct {
-    int wholedeck, passes, n, flags;
-    uint8_t val[PYR + MAXTALON];   /* value of the card at each location */
-    uint32_t cover[PYR];           /* the slots that directly cover a slot */
-    uint64_t compat[PYR + MAXTALON]; /* locations that could ever be paired with this one */
-    uint64_t talon_bits;           /* all talon locations */
-    uint64_t *tt;                  /* open addressing, 0 = empty */
-    size_t cap, used;
-    long long nodes, limit;
-    int aborted;
-    int depth;
-    uint8_t path_op[MAXPATH], path_a[MAXPATH], path_b[MAXPATH];
-} Ctx;
 
 typedef struct {
     uint32_t pyr, rest;
     int top, pass;
 } Pos;
 
-/* ---- transposition table --------------------------------------------------------------- */
+/* ---- hash sets of 64-bit keys (open addressing; 0 marks an empty slot) -------------------- */
+
+typedef struct {
+    uint64_t *slots;
+    size_t cap, used;
+} Set;
 
 static inline uint64_t mix(uint64_t k) {
     k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
@@ -85,42 +78,56 @@ static inline uint64_t mix(uint64_t k) {
     return k;
 }
 
-static int tt_grow(Ctx *c) {
-    size_t ncap = c->cap ? c->cap * 2 : (1u << 16);
+static int set_grow(Set *s) {
+    size_t ncap = s->cap ? s->cap * 2 : (1u << 12);
     uint64_t *nt = calloc(ncap, sizeof(uint64_t));
     if (!nt) return 0;
-    for (size_t i = 0; i < c->cap; i++) {
-        uint64_t k = c->tt[i];
+    for (size_t i = 0; i < s->cap; i++) {
+        uint64_t k = s->slots[i];
         if (!k) continue;
         size_t j = mix(k) & (ncap - 1);
         while (nt[j]) j = (j + 1) & (ncap - 1);
         nt[j] = k;
     }
-    free(c->tt);
-    c->tt = nt;
-    c->cap = ncap;
+    free(s->slots);
+    s->slots = nt;
+    s->cap = ncap;
     return 1;
 }
 
-static inline int tt_has(const Ctx *c, uint64_t k) {
-    size_t j = mix(k) & (c->cap - 1);
-    while (c->tt[j]) {
-        if (c->tt[j] == k) return 1;
-        j = (j + 1) & (c->cap - 1);
+static inline int set_has(const Set *s, uint64_t k) {
+    size_t j = mix(k) & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == k) return 1;
+        j = (j + 1) & (s->cap - 1);
     }
     return 0;
 }
 
-static inline void tt_add(Ctx *c, uint64_t k) {
-    if ((c->used + 1) * 2 > c->cap && !tt_grow(c)) return; /* out of memory: just forget */
-    size_t j = mix(k) & (c->cap - 1);
-    while (c->tt[j]) {
-        if (c->tt[j] == k) return;
-        j = (j + 1) & (c->cap - 1);
+static inline void set_add(Set *s, uint64_t k) {
+    if ((s->used + 1) * 2 > s->cap && !set_grow(s)) return; /* out of memory: just forget */
+    size_t j = mix(k) & (s->cap - 1);
+    while (s->slots[j]) {
+        if (s->slots[j] == k) return;
+        j = (j + 1) & (s->cap - 1);
     }
-    c->tt[j] = k;
-    c->used++;
+    s->slots[j] = k;
+    s->used++;
 }
+
+typedef struct {
+    int wholedeck, passes, n, flags;
+    uint8_t val[PYR + MAXTALON];   /* value of the card at each location */
+    uint32_t cover[PYR];           /* the slots that directly cover a slot */
+    uint64_t compat[PYR + MAXTALON]; /* locations that could ever be paired with this one */
+    uint64_t talon_bits;           /* all talon locations */
+    Set lost;                      /* positions proven lost */
+    Set relaxed_won, relaxed_lost; /* verdicts of the relaxed game (see relaxed_wins) */
+    long long nodes, limit;
+    int aborted;
+    int depth;
+    uint8_t path_op[MAXPATH], path_a[MAXPATH], path_b[MAXPATH];
+} Ctx;
 
 static inline uint64_t key_of(const Pos *p) {
     return (uint64_t)p->pyr | ((uint64_t)p->rest << 28) | ((uint64_t)p->top << 52)
@@ -143,13 +150,15 @@ static inline int waste_top(uint32_t rest, int top) {
 
 static inline int stock_top(const Ctx *c, const Pos *p) { return p->top < c->n ? p->top : -1; }
 
-static inline uint32_t free_pyramid(const Ctx *c, uint32_t pyr) {
-    uint32_t f = 0;
-    for (uint32_t m = pyr; m; m &= m - 1) {
-        int i = __builtin_ctz(m);
-        if (!(pyr & c->cover[i])) f |= 1u << i;
+/* The free pyramid cards: those present whose two covering slots are empty. Slot i of row r is
+ * covered by slots i + r + 1 and i + r + 2, so one shift per row does a whole row at once. */
+static inline uint32_t free_pyramid(uint32_t pyr) {
+    uint32_t covered = 0;
+    for (int r = 0; r < 6; r++) {
+        uint32_t row = ((1u << (r + 1)) - 1) << (r * (r + 1) / 2);
+        covered |= ((pyr >> (r + 1)) | (pyr >> (r + 2))) & row;
     }
-    return f;
+    return pyr & ~covered;
 }
 
 /* Take the card at location loc out of the position. */
@@ -172,38 +181,89 @@ static inline void push(Ctx *c, int op, int a, int b) {
 
 /* ---- pruning ---------------------------------------------------------------------------------- */
 
-static int is_dead(const Ctx *c, const Pos *p) {
+/* Is the position lost for want of partners (F_DEAD in the header)? Also tells, through
+ * *usable, which talon cards can still ever be used: all of them but in the last pass. */
+static int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
     uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
-    for (uint32_t m = p->pyr; m; m &= m - 1) {
-        int i = __builtin_ctz(m);
-        if (c->val[i] != 13 && !(present & c->compat[i])) return 1;
-    }
-    if (c->wholedeck) {
-        uint64_t waste_mask = 0;
-        int last = p->pass == c->passes - 1;
-        if (last) {
-            uint32_t w = p->top >= 32 ? p->rest : p->rest & ((1u << p->top) - 1);
-            waste_mask = (uint64_t)w << PYR;
-        }
-        for (uint32_t m = p->rest; m; m &= m - 1) {
-            int t = __builtin_ctz(m), loc = PYR + t;
-            if (c->val[loc] == 13) continue;
-            uint64_t partners = present & c->compat[loc];
-            if (last && (waste_mask >> loc) & 1) partners &= ~waste_mask;
-            if (!partners) return 1;
-        }
-    } else {
-        int a[14] = {0}, tal[14] = {0};
-        for (uint32_t m = p->pyr; m; m &= m - 1) a[c->val[__builtin_ctz(m)]]++;
-        for (uint32_t m = p->rest; m; m &= m - 1) tal[c->val[PYR + __builtin_ctz(m)]]++;
-        for (int v = 1; v <= 6; v++) {
-            int pa = a[v], pb = a[13 - v], ta = tal[v], tb = tal[13 - v];
-            int k = pa - tb;
-            if (pb - ta > k) k = pb - ta;
-            if (k < 0) k = 0;
-            if (k > pa || k > pb) return 1;
+    uint64_t avail = present, waste_mask = 0;
+    *usable = p->rest;
+    if (p->pass == c->passes - 1) {
+        /* In the last pass a waste card leaves only with a pyramid or stock card (two waste
+         * cards are never free together); one that cannot leaves the cards beneath it stuck
+         * forever, so they are no partners for anything. */
+        uint32_t w = p->top >= 32 ? p->rest : p->rest & ((1u << p->top) - 1);
+        waste_mask = (uint64_t)w << PYR;
+        for (uint32_t m = w; m; ) {
+            int t = 31 - __builtin_clz(m), loc = PYR + t;
+            m &= ~(1u << t);
+            if (c->val[loc] != 13 && !(avail & ~waste_mask & c->compat[loc])) {
+                if (c->wholedeck) return 1;
+                avail &= ~(((uint64_t)m << PYR) | (1ULL << loc));
+                *usable = (uint32_t)(avail >> PYR);
+                break;
+            }
         }
     }
+    uint64_t must = c->wholedeck ? present : (uint64_t)p->pyr;
+    for (uint64_t m = must; m; m &= m - 1) {
+        int loc = __builtin_ctzll(m);
+        if (c->val[loc] == 13) continue;
+        uint64_t q = avail & c->compat[loc];
+        if ((waste_mask >> loc) & 1) q &= ~waste_mask;
+        if (!q) return 1;
+    }
+    return 0;
+}
+
+/* ---- the relaxed game ------------------------------------------------------------------------
+ * The same pyramid, but every talon card is reachable at any time, once: only how many talon
+ * cards of each value are left matters. Any real winning line is a winning line of the
+ * relaxed game (play its pyramid moves in the same order; its talon pairs are not needed), so a
+ * position whose relaxed game is lost is lost. The relaxed game is small (pyramid shapes times
+ * talon counts) and its verdicts are kept, so the real search asks it at every new position.
+ * Talon counts are packed 3 bits per value 1..12 (Kings need no partner). */
+
+static inline uint64_t talon_counts(const Ctx *c, uint32_t rest) {
+    uint64_t counts = 0;
+    for (uint32_t m = rest; m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) counts += 1ULL << (3 * (v - 1));
+    }
+    return counts;
+}
+
+static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
+    uint32_t fp;
+    for (;;) { /* a free King goes at once, as in the real search */
+        if (!pyr) return 1;
+        fp = free_pyramid(pyr);
+        uint32_t kings = 0;
+        for (uint32_t m = fp; m; m &= m - 1)
+            if (c->val[__builtin_ctz(m)] == 13) kings |= m & -m;
+        if (!kings) break;
+        pyr &= ~kings;
+    }
+    uint64_t key = (uint64_t)pyr | (counts << PYR); /* never 0: pyr is not empty */
+    if (set_has(&c->relaxed_won, key)) return 1;
+    if (set_has(&c->relaxed_lost, key)) return 0;
+    for (uint32_t m = fp; m; m &= m - 1) {
+        int a = __builtin_ctz(m), va = c->val[a];
+        for (uint32_t r = m & (m - 1); r; r &= r - 1) {
+            int b = __builtin_ctz(r);
+            if (va + c->val[b] == 13 && relaxed_wins(c, pyr & ~(1u << a) & ~(1u << b), counts)) {
+                set_add(&c->relaxed_won, key);
+                return 1;
+            }
+        }
+        int shift = 3 * (12 - va);
+        if ((counts >> shift) & 7) {
+            if (relaxed_wins(c, pyr & ~(1u << a), counts - (1ULL << shift))) {
+                set_add(&c->relaxed_won, key);
+                return 1;
+            }
+        }
+    }
+    set_add(&c->relaxed_lost, key);
     return 0;
 }
 
@@ -219,7 +279,7 @@ static int play_forced(Ctx *c, Pos *p) {
     int played = 0;
     for (;;) {
         if (p->pyr == 0 && (!c->wholedeck || p->rest == 0)) return played;
-        uint32_t fp = free_pyramid(c, p->pyr);
+        uint32_t fp = free_pyramid(p->pyr);
         int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
         int locs[PYR + 2], nf = 0;
         for (uint32_t m = fp; m; m &= m - 1) locs[nf++] = __builtin_ctz(m);
@@ -265,100 +325,109 @@ static inline int won(const Ctx *c, const Pos *p) {
     return p->pyr == 0 && (!c->wholedeck || p->rest == 0);
 }
 
-static int dfs(Ctx *c, Pos p) {
+typedef struct {
+    uint8_t op, a, b;
+} Step;
+
+/* The moves from p, in the order tried: Kings (only when F_KINGS is off: otherwise they were
+ * played already), pyramid pairs, pyramid cards with a talon top, the two talon tops, then a
+ * draw or a recycle. Returns how many. */
+static int gen_moves(const Ctx *c, const Pos *p, Step *out) {
+    int n = 0;
+    uint32_t fp = free_pyramid(p->pyr);
+    int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
+    int pl[PYR], np = 0;
+    for (uint32_t m = fp; m; m &= m - 1) pl[np++] = __builtin_ctz(m);
+    if (!(c->flags & F_KINGS)) {
+        for (int i = 0; i < np; i++)
+            if (c->val[pl[i]] == 13) out[n++] = (Step){OP_KING, (uint8_t)pl[i], 0};
+        if (st >= 0 && c->val[PYR + st] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + st), 0};
+        if (wt >= 0 && c->val[PYR + wt] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + wt), 0};
+    }
+    for (int i = 0; i < np; i++) {
+        int a = pl[i], va = c->val[a];
+        for (int j = i + 1; j < np; j++)
+            if (va + c->val[pl[j]] == 13) out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)pl[j]};
+    }
+    for (int i = 0; i < np; i++) {
+        int a = pl[i], va = c->val[a];
+        if (st >= 0 && va + c->val[PYR + st] == 13)
+            out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + st)};
+        if (wt >= 0 && va + c->val[PYR + wt] == 13)
+            out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + wt)};
+    }
+    if (st >= 0 && wt >= 0 && c->val[PYR + st] + c->val[PYR + wt] == 13)
+        out[n++] = (Step){OP_PAIR, (uint8_t)(PYR + st), (uint8_t)(PYR + wt)};
+    if (st >= 0) out[n++] = (Step){OP_DRAW, 0, 0};
+    else if (p->rest && p->pass < c->passes - 1) out[n++] = (Step){OP_RECYCLE, 0, 0};
+    return n;
+}
+
+static inline void apply(const Ctx *c, Pos *p, Step m) {
+    switch (m.op) {
+    case OP_KING: take(c, p, m.a); break;
+    case OP_PAIR: take(c, p, m.a); take(c, p, m.b); break;
+    case OP_DRAW: p->top = next_at(c, p->rest, p->top + 1); break;
+    default: p->top = next_at(c, p->rest, 0); p->pass++; break;
+    }
+}
+
+/* Search from p; on a win the winning line is left on the path. `check` says whether the
+ * dead-end test can tell anything new (see below). */
+static int dfs(Ctx *c, Pos p, int check) {
     int base = c->depth;
+    Step moves[PYR * 3 + 8];
+    int n;
     if (++c->nodes > c->limit && c->limit > 0) {
         c->aborted = 1;
         return 0;
     }
-    play_forced(c, &p);
-    if (won(c, &p)) return 1;
-    if ((c->flags & F_DEAD) && is_dead(c, &p)) {
+    for (;;) {
+        if (c->depth + 8 >= MAXPATH) { /* cannot happen: a game has fewer than 200 moves */
+            c->aborted = 1;
+            return 0;
+        }
+        /* After a draw or a recycle outside the last pass the cards are the same, and so is
+         * the dead-end verdict: the parent already found the position alive. */
+        if (play_forced(c, &p)) check = 1;
+        if (won(c, &p)) return 1;
+        if (p.pass == c->passes - 1) check = 1;
+        uint32_t usable = p.rest;
+        if (check && (((c->flags & F_DEAD) && is_dead(c, &p, &usable))
+                      || ((c->flags & F_RELAXED)
+                          && !relaxed_wins(c, p.pyr, talon_counts(c, usable))))) {
+            c->depth = base;
+            return 0;
+        }
+        n = gen_moves(c, &p, moves);
+        /* A position whose only move is a draw or a recycle is the same as the next one:
+         * step through it here, without a node or a table entry of its own. */
+        if (n == 1 && moves[0].op >= OP_DRAW) {
+            apply(c, &p, moves[0]);
+            push(c, moves[0].op, 0, 0);
+            check = 0;
+            continue;
+        }
+        break;
+    }
+    if (n == 0) {
         c->depth = base;
         return 0;
     }
     uint64_t key = key_of(&p);
-    if (tt_has(c, key)) {
+    if (set_has(&c->lost, key)) {
         c->depth = base;
         return 0;
     }
-    if (c->depth + 4 >= MAXPATH) { /* cannot happen: a game has fewer than 200 moves */
-        c->aborted = 1;
-        return 0;
-    }
-
-    uint32_t fp = free_pyramid(c, p.pyr);
-    int st = stock_top(c, &p), wt = waste_top(p.rest, p.top);
-    int pl[PYR], np = 0;
-    for (uint32_t m = fp; m; m &= m - 1) pl[np++] = __builtin_ctz(m);
-
-    /* Kings on their own (only reached when F_KINGS is off). */
-    if (!(c->flags & F_KINGS)) {
-        int ks[PYR + 2], nk = 0;
-        for (int i = 0; i < np; i++) if (c->val[pl[i]] == 13) ks[nk++] = pl[i];
-        if (st >= 0 && c->val[PYR + st] == 13) ks[nk++] = PYR + st;
-        if (wt >= 0 && c->val[PYR + wt] == 13) ks[nk++] = PYR + wt;
-        for (int i = 0; i < nk; i++) {
-            Pos q = p;
-            take(c, &q, ks[i]);
-            push(c, OP_KING, ks[i], 0);
-            if (dfs(c, q)) return 1;
-            if (c->aborted) return 0;
-            c->depth--;
-        }
-    }
-    /* Pairs: pyramid with pyramid, pyramid with a talon top, then the two talon tops. */
-    for (int i = 0; i < np; i++) {
-        int a = pl[i], va = c->val[a];
-        for (int j = i + 1; j < np; j++) {
-            int b = pl[j];
-            if (va + c->val[b] != 13) continue;
-            Pos q = p;
-            take(c, &q, a);
-            take(c, &q, b);
-            push(c, OP_PAIR, a, b);
-            if (dfs(c, q)) return 1;
-            if (c->aborted) return 0;
-            c->depth--;
-        }
-        int tops[2] = {st, wt};
-        for (int j = 0; j < 2; j++) {
-            if (tops[j] < 0 || va + c->val[PYR + tops[j]] != 13) continue;
-            Pos q = p;
-            take(c, &q, a);
-            take(c, &q, PYR + tops[j]);
-            push(c, OP_PAIR, a, PYR + tops[j]);
-            if (dfs(c, q)) return 1;
-            if (c->aborted) return 0;
-            c->depth--;
-        }
-    }
-    if (st >= 0 && wt >= 0 && c->val[PYR + st] + c->val[PYR + wt] == 13) {
+    for (int i = 0; i < n; i++) {
         Pos q = p;
-        take(c, &q, PYR + st);
-        take(c, &q, PYR + wt);
-        push(c, OP_PAIR, PYR + st, PYR + wt);
-        if (dfs(c, q)) return 1;
+        apply(c, &q, moves[i]);
+        push(c, moves[i].op, moves[i].a, moves[i].b);
+        if (dfs(c, q, moves[i].op < OP_DRAW)) return 1;
         if (c->aborted) return 0;
         c->depth--;
     }
-    if (st >= 0) {
-        Pos q = p;
-        q.top = next_at(c, q.rest, st + 1);
-        push(c, OP_DRAW, 0, 0);
-        if (dfs(c, q)) return 1;
-        if (c->aborted) return 0;
-        c->depth--;
-    } else if (p.rest && p.pass < c->passes - 1) {
-        Pos q = p;
-        q.top = next_at(c, q.rest, 0);
-        q.pass++;
-        push(c, OP_RECYCLE, 0, 0);
-        if (dfs(c, q)) return 1;
-        if (c->aborted) return 0;
-        c->depth--;
-    }
-    tt_add(c, key);
+    set_add(&c->lost, key);
     c->depth = base;
     return 0;
 }
@@ -436,13 +505,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         return NULL;
     }
     setup_tables(c);
-    if (!tt_grow(c)) {
+    if (!set_grow(&c->lost) || !set_grow(&c->relaxed_won) || !set_grow(&c->relaxed_lost)) {
+        free(c->lost.slots);
+        free(c->relaxed_won.slots);
         free(c);
         return PyErr_NoMemory();
     }
     int result;
     Py_BEGIN_ALLOW_THREADS
-    result = dfs(c, p);
+    result = dfs(c, p, 1);
     Py_END_ALLOW_THREADS
     int status = c->aborted ? -1 : result;
     PyObject *moves = PyList_New(0);
@@ -458,7 +529,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
     }
     long long nodes = c->nodes;
-    free(c->tt);
+    free(c->lost.slots);
+    free(c->relaxed_won.slots);
+    free(c->relaxed_lost.slots);
     free(c);
     if (!moves) return NULL;
     return Py_BuildValue("(iNL)", status, moves, nodes);

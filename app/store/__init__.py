@@ -14,6 +14,8 @@ from .games import (
     latest_unfinished,
     load_game,
     mark_abandoned,
+    recent_games,
+    results_by_goal,
     save_position,
 )
 
@@ -27,5 +29,7 @@ __all__ = [
     "latest_unfinished",
     "load_game",
     "mark_abandoned",
+    "recent_games",
+    "results_by_goal",
     "save_position",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -26,6 +26,8 @@ __all__ = [
     "latest_unfinished",
     "load_game",
     "mark_abandoned",
+    "recent_games",
+    "results_by_goal",
     "save_position",
 ]
 
@@ -142,3 +144,26 @@ def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
     """Time from the first page to the end (or to now while the game goes on)."""
     end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
     return max(0, int((end - as_utc(record.created_at)).total_seconds()))
+
+
+def results_by_goal(session: Session, player_id: str) -> dict[str, dict[str, int]]:
+    """How many of the player's games are in each status, per goal."""
+    query = (
+        select(GameRecord.goal, GameRecord.status, func.count())
+        .where(GameRecord.player_id == player_id)
+        .group_by(GameRecord.goal, GameRecord.status)
+    )
+    counts: dict[str, dict[str, int]] = {}
+    for goal, status, count in session.execute(query):
+        counts.setdefault(goal, {})[status] = count
+    return counts
+
+
+def recent_games(session: Session, player_id: str, limit: int = 10) -> list[GameRecord]:
+    query = (
+        select(GameRecord)
+        .where(GameRecord.player_id == player_id)
+        .order_by(GameRecord.updated_at.desc())
+        .limit(limit)
+    )
+    return list(session.scalars(query))

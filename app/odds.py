@@ -1,0 +1,154 @@
+"""Win odds: solve a range of numbered deals in parallel, and a confidence interval for the rate.
+
+Each deal is solved on its own from its first position, so the counts are the same whatever
+the number of worker processes or the order their chunks finish in.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+from app.engine import Deal, Game, Goal
+from app.engine.solver import Verdict, solve
+
+Z_95 = 1.959963984540054
+"""The normal quantile for a two-sided 95% interval."""
+
+
+def wilson_interval(wins: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion: unlike the textbook p ± z·se it stays
+    inside [0, 1] and behaves at 0 or all wins, which matter here (whole-deck wins are rare)."""
+    if not 0 <= wins <= trials:
+        raise ValueError(f"wins must be between 0 and trials ({trials}), not {wins}")
+    if trials == 0:
+        return (0.0, 1.0)
+    p = wins / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == trials else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass
+class Odds:
+    """What ``solve_range`` found. ``unknown`` deals hit the node limit and count as neither."""
+
+    goal: Goal
+    passes: int
+    start: int
+    deals: int
+    wins: int = 0
+    losses: int = 0
+    unknown: list[int] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.decided if self.decided else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.decided)
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals / self.seconds if self.seconds > 0 else 0.0
+
+    def add(self, results: list[tuple[int, str, int]]) -> None:
+        for number, verdict, nodes in results:
+            self.nodes += nodes
+            if verdict == Verdict.WINNABLE:
+                self.wins += 1
+            elif verdict == Verdict.NOT_WINNABLE:
+                self.losses += 1
+            else:
+                self.unknown.append(number)
+
+    def to_dict(self) -> dict:
+        low, high = self.interval
+        return {
+            "goal": self.goal.value,
+            "passes": self.passes,
+            "start": self.start,
+            "deals": self.deals,
+            "wins": self.wins,
+            "losses": self.losses,
+            "unknown": len(self.unknown),
+            "unknown_deals": sorted(self.unknown),
+            "win_rate": self.win_rate,
+            "wilson_95": [low, high],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(self.deals_per_second, 1),
+            "workers": self.workers,
+        }
+
+
+def solve_chunk(
+    goal: str, passes: int, first: int, stop: int, node_limit: int | None
+) -> list[tuple[int, str, int]]:
+    """Solve deals first..stop-1: (deal, verdict, nodes) each. Runs in a worker process."""
+    results = []
+    for number in range(first, stop):
+        solution = solve(Game(Deal.from_number(number), goal, passes), node_limit=node_limit)
+        results.append((number, solution.verdict.value, solution.nodes))
+    return results
+
+
+def chunk_size(deals: int, workers: int) -> int:
+    """Big enough to keep inter-process traffic small, small enough that the workers finish
+    together and the progress bar moves: about 16 chunks per worker, at most 200 deals."""
+    return max(1, min(200, math.ceil(deals / (workers * 16))))
+
+
+def solve_range(
+    goal: Goal,
+    passes: int,
+    start: int,
+    deals: int,
+    workers: int | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> Odds:
+    """Solve deals start..start+deals-1; ``progress(n)`` is called as n more are done."""
+    workers = max(1, workers or os.cpu_count() or 1)
+    size = chunk_size(deals, workers)
+    chunks = [(n, min(n + size, start + deals)) for n in range(start, start + deals, size)]
+    workers = min(workers, len(chunks)) or 1
+    odds = Odds(goal, passes, start, deals, workers=workers)
+    began = time.perf_counter()
+    if workers == 1:
+        for first, stop in chunks:
+            odds.add(solve_chunk(goal.value, passes, first, stop, node_limit))
+            if progress:
+                progress(stop - first)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {
+                pool.submit(solve_chunk, goal.value, passes, first, stop, node_limit): stop - first
+                for first, stop in chunks
+            }
+            try:
+                for future in as_completed(futures):
+                    odds.add(future.result())
+                    if progress:
+                        progress(futures[future])
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    odds.seconds = time.perf_counter() - began
+    return odds

@@ -1,0 +1,139 @@
+"""What the pages and the JSON API show of a game: plain data built from the engine's state.
+
+Pure functions with no I/O, so the templates stay free of game logic and the API and the
+board can never disagree about what a position looks like.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine import Card, CardError, Game, Move, Op
+from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
+from app.store import GameRecord
+from app.store.games import elapsed_seconds
+
+_CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
+
+
+def with_symbols(text: str) -> str:
+    """Write the card names in an engine message as the player sees them: ``TD`` -> ``10♦``."""
+
+    def symbol(match: re.Match[str]) -> str:
+        try:
+            return Card.parse(match.group(0)).symbol
+        except CardError:  # pragma: no cover - the pattern only matches card names
+            return match.group(0)
+
+    return _CARD_NAME.sub(symbol, text)
+
+
+def explain_illegal(move: Move, engine_reason: str) -> str:
+    """The short message for an illegal move: ``7♥ + 5♣ = 12, not 13.`` for a bad pair."""
+    if move.op is Op.REMOVE and len(move.cards) == 2:
+        a, b = move.cards
+        total = a.rank + b.rank
+        if total != 13 and "make" in engine_reason:
+            return f"{a.symbol} + {b.symbol} = {total}, not 13."
+    return with_symbols(engine_reason)
+
+
+def describe_move(move: Move) -> str:
+    """What a move did, for the live region: ``Removed 5♥ and 8♣.``"""
+    if move.op is Op.DRAW:
+        return "Drew a card onto the waste."
+    if move.op is Op.RECYCLE:
+        return "Turned the waste over: next pass."
+    return "Removed " + " and ".join(card.symbol for card in move.cards) + "."
+
+
+def format_duration(seconds: int) -> str:
+    minutes, secs = divmod(max(0, seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One pyramid position as drawn: its card (None once removed) and whether it is free."""
+
+    index: int
+    row: int
+    col: int
+    card: Card | None
+    free: bool
+
+
+def pyramid_slots(game: Game) -> list[Slot]:
+    slots = []
+    for index in range(PYRAMID_SIZE):
+        row, col = row_col(index)
+        card = game.pyramid[index]
+        free = card is not None and all(game.pyramid[i] is None for i in COVERED_BY[index])
+        slots.append(Slot(index, row, col, card, free))
+    return slots
+
+
+def status_of(game: Game) -> str:
+    outcome = game.outcome()
+    return "playing" if outcome is None else outcome.result
+
+
+def board_context(record: GameRecord, game: Game, *, can_play: bool,
+                  selected: str | None = None) -> dict[str, Any]:
+    """Everything the board template needs, computed once here rather than in Jinja."""
+    outcome = game.outcome()
+    legal = set(game.legal_moves)
+    selectable = {card.name for card in game.free_cards()} if can_play and not outcome else set()
+    if selected not in selectable:
+        selected = None
+    return {
+        "record": record,
+        "game": game,
+        "slots": pyramid_slots(game),
+        "status": status_of(game),
+        "outcome": outcome,
+        "selectable": selectable,
+        "selected": selected,
+        "can_play": can_play,
+        "can_draw": can_play and Move.draw() in legal,
+        "can_recycle": can_play and Move.recycle() in legal,
+        "can_undo": can_play and bool(game.moves) and not (outcome and outcome.won),
+        "stock_top": game.stock_top,
+        "waste_top": game.waste_top,
+        "elapsed": elapsed_seconds(record),
+        "running": outcome is None,
+        "to_clear": game.goal.cards_to_clear,
+        "cleared": game.cards_removed if game.goal.value == "wholedeck" else (
+            PYRAMID_SIZE - game.pyramid_left),
+    }
+
+
+def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
+    """The JSON form of a game for ``/api/games/{id}``."""
+    outcome = game.outcome()
+    return {
+        "id": record.id,
+        "deal": int(record.deal_number) if record.deal_number is not None else None,
+        "custom_deal": record.deal_text,
+        "goal": game.goal.value,
+        "passes": game.passes,
+        "status": status_of(game),
+        "reason": outcome.reason if outcome else None,
+        "pyramid": [card.name if card else None for card in game.pyramid],
+        "stock": {"top": game.stock_top.name if game.stock_top else None,
+                  "count": len(game.stock)},
+        "waste": {"top": game.waste_top.name if game.waste_top else None,
+                  "count": len(game.waste)},
+        "pass": game.pass_number,
+        "passes_left": game.passes_left,
+        "free": [card.name for card in game.free_cards()],
+        "legal_moves": [move.to_dict() for move in game.legal_moves],
+        "moves": [move.to_dict() for move in game.moves],
+        "cards_removed": game.cards_removed,
+        "elapsed_seconds": elapsed_seconds(record),
+        "started_at": record.created_at.isoformat(),
+        "finished_at": record.finished_at.isoformat() if record.finished_at else None,
+    }

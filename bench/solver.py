@@ -1,0 +1,87 @@
+"""Solver benchmark: decide deals 1..N in each of the six variants and print the figures.
+
+    python bench/solver.py [--deals 1000] [--goal standard|wholedeck] [--passes 1|2|3]
+
+One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
+decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, and deals
+per second. Nothing here is a test: the figures go into the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.engine import Deal, Game
+from app.engine.solver import solve
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_variant(goal: str, passes: int, deals: int, start: int) -> dict[str, float]:
+    seconds: list[float] = []
+    nodes: list[int] = []
+    wins = undecided = 0
+    slowest = (0.0, 0)
+    began = time.perf_counter()
+    for number in range(start, start + deals):
+        game = Game(Deal.from_number(number), goal, passes)
+        t0 = time.perf_counter()
+        solution = solve(game)
+        elapsed = time.perf_counter() - t0
+        seconds.append(elapsed)
+        nodes.append(solution.nodes)
+        slowest = max(slowest, (elapsed, number))
+        if solution.winnable is None:
+            undecided += 1
+        elif solution.winnable:
+            wins += 1
+    total = time.perf_counter() - began
+    return {
+        "deals": deals, "wins": wins, "undecided": undecided,
+        "mean_ms": 1000 * statistics.mean(seconds),
+        "median_ms": 1000 * statistics.median(seconds),
+        "p99_ms": 1000 * percentile(seconds, 0.99),
+        "max_ms": 1000 * max(seconds), "slowest_deal": slowest[1],
+        "mean_nodes": statistics.mean(nodes), "median_nodes": statistics.median(nodes),
+        "p99_nodes": percentile([float(n) for n in nodes], 0.99), "max_nodes": max(nodes),
+        "deals_per_s": deals / total,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--goal", choices=["standard", "wholedeck"], action="append")
+    parser.add_argument("--passes", type=int, choices=[1, 2, 3], action="append")
+    args = parser.parse_args()
+    goals = args.goal or ["standard", "wholedeck"]
+    passes_list = args.passes or [1, 2, 3]
+    header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'median':>8}{'p99 ms':>9}{'max ms':>9}"
+              f"{'(deal)':>8}{'mean nodes':>12}{'median':>9}{'p99 nodes':>11}{'max nodes':>11}"
+              f"{'deals/s':>9}")
+    print(f"deals {args.start}..{args.start + args.deals - 1}, one process")
+    print(header)
+    for goal in goals:
+        for passes in passes_list:
+            r = run_variant(goal, passes, args.deals, args.start)
+            label = f"{goal} {passes}p"
+            wins = f"{r['wins']}/{r['deals']}"
+            print(f"{label:<14}{wins:>11}{r['mean_ms']:>9.2f}{r['median_ms']:>8.2f}"
+                  f"{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}{r['slowest_deal']:>8}"
+                  f"{r['mean_nodes']:>12.0f}{r['median_nodes']:>9.0f}{r['p99_nodes']:>11.0f}"
+                  f"{r['max_nodes']:>11}{r['deals_per_s']:>9.1f}"
+                  + (f"  UNDECIDED {r['undecided']}" if r["undecided"] else ""), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""What a person does in a browser: open a deal link, play by mouse and keyboard, win, undo,
+reload, and look at the board on a desktop and a phone.
+
+Deal 3 (standard goal, 3 passes) is winnable; the solver's line is played by clicking.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.engine import Deal, Game, Move
+from app.engine.solver import solve
+
+pytestmark = pytest.mark.browser
+
+DEAL = 3
+
+
+def winning_line(number: int = DEAL) -> tuple[Move, ...]:
+    solution = solve(Game(Deal.from_number(number), "standard", 3))
+    assert solution.moves, "the test deal must be winnable"
+    return solution.moves
+
+
+def moves_on_board(page) -> int:
+    return int(page.get_attribute("#board", "data-moves"))
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_selector(f'#board[data-moves="{count}"]', state="attached")
+
+
+def click_move(page, move: Move) -> None:
+    """Play one move the way a player does: click the cards, or the Draw/Recycle control."""
+    if move.op.value == "remove":
+        for card in move.cards:
+            page.click(f'#board button[data-card="{card.name}"]')
+    else:
+        page.click(f'#board [data-action="{move.op.value}"]')
+
+
+def mark_page(page) -> None:
+    """A flag that only survives if the page is never reloaded."""
+    page.evaluate("window.__sameDocument = true")
+
+
+def still_same_page(page) -> bool:
+    return page.evaluate("window.__sameDocument === true")
+
+
+def open_deal(page, number: int = DEAL, query: str = "") -> str:
+    page.goto(f"/deal/{number}{query}")
+    page.wait_for_selector("#board")
+    assert re.search(r"/games/[\w-]+$", page.url)
+    return page.url
+
+
+def test_win_a_whole_game_by_clicking(page, artifacts):
+    url = open_deal(page)
+    board = page.locator("#board")
+    assert board.get_attribute("data-status") == "playing"
+    assert board.get_attribute("data-deal") == str(DEAL)
+    assert board.get_attribute("data-goal") == "standard"
+    assert board.get_attribute("data-passes") == "3"
+    link = page.locator("[data-deal-link]")
+    assert link.get_attribute("href").endswith(f"/deal/{DEAL}?goal=standard&passes=3")
+    assert link.get_attribute("href").startswith("http://127.0.0.1:")
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    mark_page(page)
+
+    line = winning_line()
+    for number, move in enumerate(line, start=1):
+        click_move(page, move)
+        wait_for_moves(page, number)
+
+    assert board.get_attribute("data-status") == "won"
+    banner = page.locator(".banner")
+    assert banner.is_visible()
+    assert "You won!" in banner.inner_text()
+    assert "The pyramid is cleared." in banner.inner_text()
+    assert f"{len(line)} moves" in banner.inner_text()
+    assert page.locator('.banner [data-action="restart"]').is_visible()
+    assert page.locator('.banner [data-action="new"]').is_visible()
+    # Every move was an HTMX request: no page load, and the address never changed.
+    assert still_same_page(page)
+    assert navigations == []
+    assert page.url == url
+    assert "You won!" in page.locator("#message").inner_text()
+    page.screenshot(path=str(artifacts / "won-desktop.png"))
+
+    # "Play again" starts the same deal afresh.
+    page.click('.banner [data-action="restart"]')
+    page.wait_for_selector('#board[data-status="playing"][data-moves="0"]')
+    assert page.url != url
+
+
+def test_an_illegal_pair_explains_itself_and_undo_takes_back(page):
+    open_deal(page)
+    game = Game(Deal.from_number(DEAL))
+    free = [c for c in game.free_cards() if not c.is_king]
+    first, second = next((a, b) for i, a in enumerate(free) for b in free[i + 1:]
+                         if a.rank + b.rank != 13)
+    page.click(f'#board button[data-card="{first.name}"]')
+    selected = page.locator(f'#board button[data-card="{first.name}"]')
+    assert selected.get_attribute("aria-pressed") == "true"
+    assert "selected" in page.locator("#message").inner_text()
+    page.click(f'#board button[data-card="{second.name}"]')
+    expected = f"{first.symbol} + {second.symbol} = {first.rank + second.rank}, not 13."
+    reversed_ = f"{second.symbol} + {first.symbol} = {first.rank + second.rank}, not 13."
+    page.wait_for_function(
+        "([a, b]) => [a, b].includes(document.querySelector('#message').textContent.trim())",
+        arg=[expected, reversed_])
+    assert page.locator("#board button.selected").count() == 0
+    assert moves_on_board(page) == 0
+
+    # A King goes on its own; Undo brings it back.
+    page.click('#board button[data-card="KS"]')
+    wait_for_moves(page, 1)
+    assert page.locator('#board button[data-card="KS"]').count() == 0
+    page.click('#board [data-action="undo"]')
+    wait_for_moves(page, 0)
+    assert page.locator('#board button[data-card="KS"]').count() == 1
+    assert "Took back" in page.locator("#message").inner_text()
+
+
+def test_reload_and_server_restart_keep_the_position(page, server):
+    url = open_deal(page, DEAL, "?goal=wholedeck&passes=2")
+    for number, move in enumerate(winning_line()[:6], start=1):
+        click_move(page, move)
+        wait_for_moves(page, number)
+    before = page.locator("#board").inner_html()
+    counters = page.locator("#counters [data-counter=pass]").inner_text()
+
+    page.reload()
+    page.wait_for_selector("#board")
+    assert page.url == url
+    assert page.locator("#board").inner_html() == before
+    assert page.locator("#counters [data-counter=pass]").inner_text() == counters
+
+    server.restart()  # a new process: nothing was kept in memory
+    page.reload()
+    page.wait_for_selector('#board[data-moves="6"]')
+    assert page.locator("#board").inner_html() == before
+
+
+def test_keyboard_play(page):
+    open_deal(page)
+    # Arrow keys move between free cards only.
+    page.locator("#board").click(position={"x": 2, "y": 2})
+    page.keyboard.press("ArrowRight")
+    first = page.evaluate("document.activeElement.dataset.card")
+    assert first
+    page.keyboard.press("ArrowRight")
+    second = page.evaluate("document.activeElement.dataset.card")
+    assert second and second != first
+    assert page.evaluate("!document.activeElement.disabled")
+
+    # Enter removes a focused King; D draws; U undoes.
+    page.focus('#board button[data-card="KS"]')
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 1)
+    page.keyboard.press("d")
+    wait_for_moves(page, 2)
+    page.keyboard.press("u")
+    wait_for_moves(page, 1)
+    page.keyboard.press("d")
+    wait_for_moves(page, 2)
+    # The solver's third move pairs two cards: Enter selects one, Space plays the other.
+    pair = winning_line()[2]
+    a, b = pair.cards
+    page.focus(f'#board button[data-card="{a.name}"]')
+    page.keyboard.press("Enter")
+    assert page.get_attribute(f'#board button[data-card="{a.name}"]', "aria-pressed") == "true"
+    page.keyboard.press("Escape")
+    assert page.get_attribute(f'#board button[data-card="{a.name}"]', "aria-pressed") == "false"
+    page.keyboard.press("Enter")
+    page.focus(f'#board button[data-card="{b.name}"]')
+    page.keyboard.press(" ")
+    wait_for_moves(page, 3)
+    # Focus stays on the board after the redraw, on a free card.
+    assert page.evaluate("!!document.activeElement.closest('#board')")
+
+
+def test_another_browser_cannot_move_in_my_game(page, browser, server):
+    url = open_deal(page)
+    other = browser.new_context(base_url=server.url)
+    try:
+        spectator = other.new_page()
+        spectator.goto(url)
+        assert spectator.locator("[data-spectator]").is_visible()
+        assert spectator.locator('#board button[data-card="KS"]').is_disabled()
+        assert spectator.locator('#board [data-action="draw"]').is_disabled()
+        # The same deal link gives the other browser its own game.
+        spectator.goto(f"/deal/{DEAL}")
+        spectator.wait_for_selector("#board")
+        assert spectator.url != url
+        assert spectator.locator('#board button[data-card="KS"]').is_enabled()
+    finally:
+        other.close()
+
+
+def test_the_forms_work_without_javascript(browser, server):
+    context = browser.new_context(base_url=server.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.check('input[name="goal"][value="wholedeck"]')
+        page.fill("#deal", "3")
+        page.click('[data-action="start"]')
+        page.wait_for_selector('#board[data-goal="wholedeck"][data-deal="3"]')
+        page.click('#board button[data-card="KS"]')
+        page.wait_for_selector('#board[data-moves="1"]')
+        page.click('#board [data-action="draw"]')
+        page.wait_for_selector('#board[data-moves="2"]')
+        a, b = winning_line()[2].cards
+        page.click(f'#board button[data-card="{a.name}"]')  # selected through the URL
+        assert page.url.endswith(f"?selected={a.name}")
+        page.click(f'#board button[data-card="{b.name}"]')
+        page.wait_for_selector('#board[data-moves="3"]')
+        page.click('#board [data-action="undo"]')
+        page.wait_for_selector('#board[data-moves="2"]')
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("name", "viewport"), [
+    ("desktop", {"width": 1280, "height": 860}),
+    ("phone", {"width": 375, "height": 740}),
+])
+def test_screenshots(browser, server, artifacts, name, viewport):
+    context = browser.new_context(viewport=viewport, base_url=server.url,
+                                  device_scale_factor=2 if name == "phone" else 1)
+    try:
+        page = context.new_page()
+        open_deal(page)
+        for number, move in enumerate(winning_line()[:8], start=1):
+            click_move(page, move)
+            wait_for_moves(page, number)
+        page.wait_for_timeout(250)  # let the last leaving animation finish
+        free = page.locator("#board button[data-card]:not([disabled])").first
+        free.click()  # show a selected card
+        # The whole board fits the width: no sideways scrolling on a phone.
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        box = page.locator(".pyramid").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        page.screenshot(path=str(artifacts / f"board-{name}.png"), full_page=True)
+        page.goto("/")
+        page.screenshot(path=str(artifacts / f"home-{name}.png"), full_page=True)
+    finally:
+        context.close()

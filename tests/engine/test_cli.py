@@ -1,0 +1,294 @@
+"""The ``pyramid`` command line: deal, solve, odds, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from engine_helpers import DEAL_A
+
+from app.cli import draw_pyramid, main
+from app.engine import Deal, Game, Move
+from app.engine.deal import position
+from app.engine.solver import solve
+from app.odds import chunk_size, solve_range, wilson_interval
+
+VECTORS = json.loads((Path(__file__).parents[1] / "data" / "deal-vectors.json").read_text())
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def moves_from_text(out: str) -> list[Move]:
+    return [Move.from_text(m) for m in re.findall(r"\d+\. (\S+)", out)]
+
+
+# --- pyramid deal --------------------------------------------------------------------------
+def test_deal_text_draws_the_pyramid_and_the_stock(capsys):
+    status, out, err = run(capsys, "deal", "1")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Deal 1"
+    assert lines[2].strip() == "JD"
+    assert lines[8].split() == ["AS", "AH", "3C", "4C", "5C", "TS", "QH"]
+    stock = " ".join(VECTORS[0]["stock"])
+    assert f"Stock, top first: {stock}" in lines
+    assert f"Text: {Deal.from_number(1).to_text()}" in lines
+
+
+def test_deal_rows_are_centred_so_each_card_sits_over_its_two_covers():
+    deal = Deal.from_number(617)
+    rows = draw_pyramid(deal)
+    assert len(rows) == 7 and rows[-1].startswith(deal.pyramid[21].name)
+
+    def column(row: int, col: int) -> int:
+        return rows[row].index(deal.pyramid[position(row, col)].name)
+
+    for row in range(6):
+        for col in range(row + 1):
+            assert column(row + 1, col) < column(row, col) < column(row + 1, col + 1)
+            assert column(row, col) - column(row + 1, col) == 2
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: str(v["deal"]))
+def test_deal_json_is_the_rules_form_with_the_number(capsys, vector):
+    status, out, _ = run(capsys, "deal", str(vector["deal"]), "--json")
+    assert status == 0 and json.loads(out) == vector
+
+
+def test_deal_file_round_trip(capsys, tmp_path):
+    path = tmp_path / "617.json"
+    path.write_text(main_output(capsys, "deal", "617", "--json"))
+    status, out, _ = run(capsys, "deal", "--deal-file", str(path))
+    assert status == 0 and out.startswith("Deal 617\n")
+    text = tmp_path / "custom.txt"
+    text.write_text(DEAL_A.to_text() + "\n")
+    status, out, _ = run(capsys, "deal", "--deal-file", str(text), "--json")
+    assert status == 0 and Deal.from_json(out) == DEAL_A and "deal" not in json.loads(out)
+
+
+def main_output(capsys, *argv: str) -> str:
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    return out
+
+
+# --- pyramid solve -------------------------------------------------------------------------
+def test_solve_text_gives_a_winning_line_that_plays(capsys):
+    status, out, err = run(capsys, "solve", "1")
+    assert status == 0 and err == ""
+    assert out.startswith("Deal 1, standard goal, 3 passes: winnable (")
+    moves = moves_from_text(out)
+    assert f"A winning line of {len(moves)} moves:" in out
+    game = Game.replay(Deal.from_number(1), "standard", 3, moves)
+    assert game.outcome() is not None and game.outcome().won
+
+
+@pytest.mark.parametrize(("goal", "passes"), [("standard", 1), ("wholedeck", 2), ("wholedeck", 3)])
+def test_solve_json(capsys, goal: str, passes: int):
+    status, out, _ = run(capsys, "solve", "2", "--goal", goal, "--passes", str(passes), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) >= {"deal", "goal", "passes", "winnable", "solution", "nodes", "seconds"}
+    assert (data["deal"], data["goal"], data["passes"]) == (2, goal, passes)
+    expected = solve(Game(Deal.from_number(2), goal, passes))
+    assert data["winnable"] is expected.winnable and data["nodes"] == expected.nodes
+    if data["winnable"]:
+        game = Game.replay(Deal.from_number(2), goal, passes, map(Move.from_dict, data["solution"]))
+        assert game.outcome().won
+    else:
+        assert data["solution"] is None
+
+
+def test_solve_a_deal_that_cannot_be_won(capsys):
+    # Deal 1 cannot be cleared completely in one pass (the solver proves it; the JSON agrees).
+    status, out, _ = run(capsys, "solve", "1", "--goal", "wholedeck", "--passes", "1")
+    assert status == 0
+    assert out.startswith("Deal 1, whole deck goal, 1 pass: not winnable, whatever is played")
+    data = json.loads(main_output(capsys, "solve", "1", "--goal", "wholedeck", "--passes", "1",
+                                  "--json"))
+    assert data["winnable"] is False and data["solution"] is None and data["nodes"] > 0
+
+
+def test_solve_with_a_node_limit_can_say_unknown(capsys):
+    argv = ["solve", "1", "--goal", "wholedeck", "--passes", "1", "--node-limit", "5"]
+    data = json.loads(main_output(capsys, *argv, "--json"))
+    assert data["winnable"] is None and data["verdict"] == "unknown" and data["solution"] is None
+    assert "unknown, the search stopped at the node limit" in main_output(capsys, *argv)
+
+
+def test_solve_a_custom_deal_file(capsys, tmp_path):
+    path = tmp_path / "deal.json"
+    path.write_text(DEAL_A.to_json())
+    data = json.loads(main_output(capsys, "solve", "--deal-file", str(path), "--goal",
+                                  "whole-deck", "--json"))
+    assert data["deal"] is None and data["goal"] == "wholedeck" and data["winnable"] is True
+    game = Game.replay(DEAL_A, "wholedeck", 3, map(Move.from_dict, data["solution"]))
+    assert game.outcome().won and game.cards_removed == 52
+    assert main_output(capsys, "solve", "--deal-file", str(path)).startswith(
+        "Custom deal, standard goal, 3 passes: winnable")
+
+
+def test_solve_reads_a_deal_from_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(Deal.from_number(5).to_json()))
+    data = json.loads(main_output(capsys, "solve", "--deal-file", "-", "--json"))
+    assert data["deal"] == 5
+
+
+# --- pyramid odds ----------------------------------------------------------------------------
+def test_wilson_interval_known_values():
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", method 3.
+    for wins, trials, low, high in [
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ]:
+        got = wilson_interval(wins, trials)
+        assert got == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
+    assert wilson_interval(10, 10) == (pytest.approx(1 - 0.2775, abs=5e-5), 1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(500, 1000)
+    assert low == pytest.approx(1 - high) and low < 0.5 < high
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+
+
+def test_chunk_size():
+    assert chunk_size(10, 2) == 1
+    assert chunk_size(1000, 2) == 32
+    assert chunk_size(10**6, 2) == 200
+
+
+def test_odds_counts_match_solving_each_deal(capsys):
+    data = json.loads(main_output(capsys, "odds", "--deals", "12", "--start", "30", "--workers",
+                                  "1", "--json", "--no-progress"))
+    verdicts = [solve(Game(Deal.from_number(n), "standard", 3)).winnable for n in range(30, 42)]
+    assert data["wins"] == verdicts.count(True) and data["losses"] == verdicts.count(False)
+    assert (data["deals"], data["start"], data["goal"], data["passes"]) == (12, 30, "standard", 3)
+    assert data["wilson_95"] == list(wilson_interval(data["wins"], 12))
+    assert data["win_rate"] == pytest.approx(data["wins"] / 12) and data["unknown"] == 0
+
+
+def test_odds_do_not_depend_on_the_number_of_workers():
+    one = solve_range(*_odds_args(), workers=1).to_dict()
+    two = solve_range(*_odds_args(), workers=2).to_dict()
+    assert two["workers"] == 2
+    for key in ("seconds", "deals_per_second", "workers"):
+        del one[key], two[key]
+    assert one == two
+
+
+def _odds_args():
+    from app.engine import Goal
+
+    return (Goal.WHOLE_DECK, 1, 100, 16)
+
+
+def test_odds_text_report_and_progress_bar(capsys):
+    status, out, err = run(capsys, "odds", "--goal", "wholedeck", "--passes", "1", "--deals",
+                           "6", "--workers", "1", "--progress")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Whole deck goal, 1 pass, deals 1 to 6"
+    wins = int(re.fullmatch(r"Wins: (\d+) of 6 deals", lines[1]).group(1))
+    low, high = wilson_interval(wins, 6)
+    assert lines[2] == (f"Win rate: {100 * wins / 6:.2f}% (95% Wilson interval "
+                        f"{100 * low:.2f}% to {100 * high:.2f}%)")
+    assert re.fullmatch(r"Speed: [\d,.]+ deals per second \([\d.]+ s, 1 worker\)", lines[3])
+    assert "6/6" in err  # tqdm's bar went to stderr
+
+
+def test_odds_with_a_node_limit_reports_undecided_deals(capsys):
+    data = json.loads(main_output(capsys, "odds", "--goal", "wholedeck", "--passes", "1",
+                                  "--deals", "3", "--node-limit", "1", "--workers", "1", "--json"))
+    assert data["unknown"] == 3 and data["unknown_deals"] == [1, 2, 3]
+    assert data["win_rate"] is None and data["wilson_95"] == [0.0, 1.0]
+
+
+# --- errors: exit status 2, one line on stderr ------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "the following arguments are required"),
+        (["shuffle"], "invalid choice: 'shuffle'"),
+        (["deal"], "give a deal number (1 to 99,999,999,999,999,999,999) or --deal-file"),
+        (["deal", "0"], "deal number 0 is out of range: deals are numbered from 1 to 99,999,"),
+        (["deal", "100000000000000000000"], "is out of range: deals are numbered from 1 to"),
+        (["deal", "1.5"], "'1.5' is not a deal number: deals are numbered from 1 to"),
+        (["deal", "²"], "'²' is not a deal number: deals are numbered from 1 to"),
+        (["solve", "1", "--goal", "relaxed"], "goal must be 'standard' or 'wholedeck'"),
+        (["solve", "1", "--passes", "4"], "passes must be 1, 2 or 3, not '4'"),
+        (["solve", "1", "--passes", "two"], "passes must be 1, 2 or 3, not 'two'"),
+        (["solve", "1", "--node-limit", "0"], "--node-limit must be a whole number of 1 or more"),
+        (["solve", "1", "--deal-file", "x.json"], "give a deal number or --deal-file, not both"),
+        (["solve", "--deal-file", "/no/such/deal.json"], "deal file '/no/such/deal.json' does"),
+        (["solve", "--deal-file", "/"], "deal file '/' is a directory"),
+        (["odds"], "the following arguments are required: --deals"),
+        (["odds", "--deals", "-3"], "--deals must be a whole number of 1 or more, not '-3'"),
+        (["odds", "--deals", "10", "--workers", "0"], "--workers must be a whole number"),
+        (["odds", "--deals", "10", "--start", "99999999999999999995"], "go past the last deal"),
+        (["deal", "1", "--jsn"], "unrecognized arguments: --jsn"),
+    ],
+)
+def test_bad_arguments(capsys, argv: list[str], message: str):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("pyramid") and "Traceback" not in err
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "the deal is not valid JSON"),
+        ("", "the deal is not valid JSON"),
+        ('{"pyramid": []}', "the deal has no 'stock' list"),
+        (DEAL_A.to_json().replace('"7S"', '"6S"'), "appears twice: 6S; missing: 7S"),
+        (DEAL_A.to_json().replace('"7S"', '"7X"'), "stock[23]: '7X' is not a card"),
+        (json.dumps({**DEAL_A.to_dict(), "deal": 3}), "these cards are not deal 3"),
+        ("hello", "a deal in text is the 28 pyramid cards, a '/', then the 24 stock cards"),
+    ],
+)
+def test_bad_deal_files(capsys, tmp_path, content: str, message: str):
+    path = tmp_path / "deal.json"
+    path.write_text(content)
+    status, out, err = run(capsys, "solve", "--deal-file", str(path))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"pyramid solve: error: deal file '{path}': ")
+    assert message in err
+
+
+def test_binary_deal_file(capsys, tmp_path):
+    path = tmp_path / "deal.bin"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    status, _, err = run(capsys, "deal", "--deal-file", str(path))
+    assert status == 2 and err == f"pyramid deal: error: deal file '{path}' is not a text file\n"
+
+
+def test_help_exits_0(capsys):
+    status, out, _ = run(capsys, "odds", "--help")
+    assert status == 0 and "--workers" in out and "--goal" in out
+
+
+# --- the installed console script ----------------------------------------------------------
+def test_installed_pyramid_script():
+    script = shutil.which("pyramid", path=str(Path(sys.executable).parent))
+    assert script, "the pyramid console script is not installed next to this Python"
+    done = subprocess.run([script, "deal", "32000", "--json"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout) == VECTORS[2]
+    bad = subprocess.run([script, "solve", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("pyramid solve: error: argument number: deal number 0 is out")
+    assert bad.stderr.count("\n") == 1

@@ -1,0 +1,48 @@
+"""Helpers shared by the web tests: starting games and finding moves in a stored position."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+from fastapi.testclient import TestClient
+
+from app.engine import Card, Deal, Game, Move
+
+HX = {"HX-Request": "true"}
+
+
+def start_deal(client: TestClient, number: int = 3, goal: str = "standard",
+               passes: int = 3) -> str:
+    """Open a deal link and return the game's id."""
+    response = client.get(f"/deal/{number}?goal={goal}&passes={passes}", follow_redirects=False)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    assert re.fullmatch(r"/games/[\w-]+", location)
+    return location.rsplit("/", 1)[1]
+
+
+def game_for(client: TestClient, game_id: str) -> Game:
+    """The engine's view of a stored game, rebuilt from the JSON API."""
+    state = client.get(f"/api/games/{game_id}").json()
+    deal = Deal.from_number(state["deal"])
+    return Game.replay(deal, state["goal"], state["passes"],
+                       [Move.from_dict(m) for m in state["moves"]])
+
+
+def bad_pair(game: Game) -> tuple[Card, Card]:
+    """Two free cards that do not make 13 (and are not Kings)."""
+    free = [c for c in game.free_cards() if not c.is_king]
+    for a, b in combinations(free, 2):
+        if a.rank + b.rank != 13:
+            return a, b
+    raise AssertionError("no bad pair among the free cards")
+
+
+def covered_card(game: Game) -> Card:
+    return next(card for i, card in enumerate(game.pyramid)
+                if card is not None and not game.is_free_position(i))
+
+
+def first_pair_move(game: Game) -> Move:
+    return next(m for m in game.legal_moves if m.op.value == "remove" and len(m.cards) == 2)

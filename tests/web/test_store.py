@@ -1,0 +1,155 @@
+"""The store against real databases: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from app.engine import Deal, Game, Move
+from app.store import (
+    GameConflict,
+    create_game,
+    get_game,
+    latest_unfinished,
+    load_game,
+    mark_abandoned,
+    recent_games,
+    results_by_goal,
+    save_position,
+)
+from app.store.games import elapsed_seconds
+
+
+def test_migrations_create_the_games_table(db):
+    inspector = inspect(db.engine)
+    assert "games" in inspector.get_table_names()
+    columns = {c["name"] for c in inspector.get_columns("games")}
+    assert {"id", "player_id", "deal_number", "deal_text", "goal", "passes", "moves",
+            "status", "created_at", "updated_at", "finished_at", "version"} <= columns
+    assert "ix_games_player_status" in {i["name"] for i in inspector.get_indexes("games")}
+
+
+def test_a_game_round_trips_through_the_database(db):
+    with db.session() as session:
+        record = create_game(session, "p1", Deal.from_number(3), "wholedeck", 2)
+        game_id = record.id
+    with db.session() as session:
+        record = get_game(session, game_id)
+        game = load_game(record)
+        assert game == Game(Deal.from_number(3), "wholedeck", 2)
+        for text_move in ("KS", "draw", "6D+7C"):
+            game.play(Move.from_text(text_move))
+        save_position(session, record, game)
+    with db.session() as session:
+        record = get_game(session, game_id)
+        assert record.moves == "KS draw 6D+7C" and record.move_count == 3
+        assert load_game(record).moves == [Move.from_text(m) for m in ("KS", "draw", "6D+7C")]
+        assert record.status == "playing" and record.finished_at is None
+
+
+def test_big_deal_numbers_and_custom_deals(db):
+    custom = Deal.from_text(Deal.from_number(7).to_text())  # same cards, no number
+    with db.session() as session:
+        big = create_game(session, "p1", Deal.from_number(10**20 - 1), "standard", 3).id
+        own = create_game(session, "p1", custom, "standard", 1).id
+    with db.session() as session:
+        assert load_game(get_game(session, big)).deal.number == 10**20 - 1
+        record = get_game(session, own)
+        assert record.deal_number is None and record.deal_text == custom.to_text()
+        assert load_game(record).deal == custom
+
+
+def test_a_stale_write_is_refused(db):
+    """Two processes (or tabs) read the same game; the second save must not win silently."""
+    with db.session() as session:
+        game_id = create_game(session, "p1", Deal.from_number(3), "standard", 3).id
+    first, second = db.sessions(), db.sessions()
+    try:
+        a, b = get_game(first, game_id), get_game(second, game_id)
+        game_a, game_b = load_game(a), load_game(b)
+        game_a.play(Move.draw())
+        save_position(first, a, game_a)
+        first.commit()
+        game_b.play(Move.remove("KS"))
+        with pytest.raises(GameConflict):
+            save_position(second, b, game_b)
+        second.rollback()
+    finally:
+        first.close()
+        second.close()
+    with db.session() as session:
+        assert get_game(session, game_id).moves == "draw"
+
+
+def test_finishing_undoing_and_abandoning(db):
+    from app.engine.solver import solve
+
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with db.session() as session:
+        record = create_game(session, "p1", Deal.from_number(3), "standard", 3, now=start)
+        game = load_game(record)
+        for move in solve(game).moves:
+            game.play(move)
+        save_position(session, record, game, now=start + timedelta(seconds=95))
+        assert record.status == "won"
+        assert elapsed_seconds(record) == 95
+        game.undo()
+        save_position(session, record, game, undo=True, now=start + timedelta(seconds=99))
+        assert record.status == "playing" and record.finished_at is None
+        assert record.undo_count == 1
+        mark_abandoned(session, record)
+        assert record.status == "abandoned"
+
+
+def test_player_queries(db):
+    with db.session() as session:
+        old = create_game(session, "p1", Deal.from_number(1), "standard", 3,
+                          now=datetime(2026, 1, 1, tzinfo=UTC))
+        new = create_game(session, "p1", Deal.from_number(2), "wholedeck", 3,
+                          now=datetime(2026, 1, 2, tzinfo=UTC))
+        create_game(session, "p2", Deal.from_number(3), "standard", 3)
+        old_id, new_id = old.id, new.id
+    with db.session() as session:
+        assert latest_unfinished(session, "p1").id == new_id
+        assert latest_unfinished(session, "nobody") is None
+        assert [r.id for r in recent_games(session, "p1")] == [new_id, old_id]
+        assert results_by_goal(session, "p1") == {"standard": {"playing": 1},
+                                                   "wholedeck": {"playing": 1}}
+        mark_abandoned(session, get_game(session, new_id))
+    with db.session() as session:
+        assert latest_unfinished(session, "p1").id == old_id
+
+
+def test_the_schema_refuses_impossible_rows(db):
+    with pytest.raises(IntegrityError), db.session() as session:
+        session.execute(text(
+            "INSERT INTO games (id, player_id, deal_number, deal_text, goal, passes, moves, "
+            "move_count, undo_count, status, created_at, updated_at, version) VALUES "
+            "('x', 'p', NULL, NULL, 'standard', 3, '', 0, 0, 'playing', "
+            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"))
+    with pytest.raises(IntegrityError), db.session() as session:
+        session.execute(text(
+            "INSERT INTO games (id, player_id, deal_number, goal, passes, moves, "
+            "move_count, undo_count, status, created_at, updated_at, version) VALUES "
+            "('y', 'p', '3', 'standard', 4, '', 0, 0, 'playing', "
+            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"))
+
+
+def test_migrations_go_down_and_up_again(database_url):
+    from alembic import command
+
+    from app.prestart import alembic_config
+    from app.store import Database
+
+    config = alembic_config(database_url)
+    command.downgrade(config, "base")
+    database = Database(database_url)
+    try:
+        assert "games" not in inspect(database.engine).get_table_names()
+        command.upgrade(config, "head")
+        assert "games" in inspect(database.engine).get_table_names()
+    finally:
+        database.dispose()
