@@ -44,6 +44,6 @@ VOLUME ["/data"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4)"
-# Migrate once, then serve. --proxy-headers makes share links use the public scheme and host
-# when a reverse proxy sets X-Forwarded-*; set FORWARDED_ALLOW_IPS to the proxy's address.
-CMD ["sh", "-c", "python -m app.prestart && exec uvicorn app.main:app --host \"$HOST\" --port \"$PORT\" --proxy-headers"]
+# Migrate once, then serve (app/serve.py). Behind a reverse proxy that sets X-Forwarded-*,
+# set FORWARDED_ALLOW_IPS to its address so share links use the public scheme and host.
+CMD ["python", "-m", "app.serve"]

@@ -2,8 +2,6 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
-PORT ?= 8000
 
 .PHONY: run test lint bench venv clean
 
@@ -15,9 +13,10 @@ $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c)
 
 venv: $(BIN)/.installed
 
+# Settings (HOST, PORT, DATABASE_URL, SECRET_KEY, ...) come from the environment or .env:
+# see app/settings.py.
 run: venv
-	$(BIN)/python -m app.prestart
-	$(BIN)/uvicorn app.main:app --host "$${HOST:-$(HOST)}" --port "$${PORT:-$(PORT)}"
+	$(BIN)/python -m app.serve
 
 lint: venv
 	$(BIN)/ruff check .

@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, errors, pages
+from app.web import api, errors, pages, replay, stats
 from app.web.player import PlayerCookie
 
 
@@ -39,6 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.middleware("http")(PlayerCookie(settings).middleware)
     errors.install(app)
     app.include_router(pages.router)
+    app.include_router(stats.router)
+    app.include_router(replay.router)
     app.include_router(api.router)
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app

@@ -11,7 +11,7 @@ import logging
 from alembic import command
 from alembic.config import Config
 
-from app.settings import PROJECT_DIR, get_settings
+from app.settings import PROJECT_DIR, get_settings, settings_or_exit
 from app.store.db import ensure_sqlite_directory
 
 
@@ -32,7 +32,7 @@ def migrate(database_url: str | None = None) -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    settings = get_settings()  # fails here, before serving, on bad settings
+    settings = settings_or_exit()  # fails here, before serving, on bad settings
     migrate(settings.database_url)
 
 

@@ -7,11 +7,12 @@ because the secret signs the player cookie that decides who may move in a game.
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -23,7 +24,8 @@ DEFAULT_SECRET_KEY = "dev-only-insecure-secret-change-me"
 class Settings(BaseSettings):
     """The server's settings; each field is read from the upper-case environment variable."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # hide_input_in_errors: a rejected SECRET_KEY must not end up in a log.
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", hide_input_in_errors=True)
 
     environment: Literal["development", "test", "production"] = "development"
     database_url: str = Field(
@@ -63,3 +65,17 @@ class Settings(BaseSettings):
 def get_settings() -> Settings:
     """The process's settings, read once."""
     return Settings()
+
+
+def settings_or_exit() -> Settings:
+    """The settings for a command-line entry point: bad ones end it with one clear line per
+    problem on stderr and exit status 1, not a traceback."""
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        for error in exc.errors():
+            field = ".".join(str(part) for part in error["loc"]).upper()
+            message = error["msg"].removeprefix("Value error, ")
+            where = f"bad setting {field}: " if field else ""
+            print(f"pyramid: {where}{message}", file=sys.stderr)
+        raise SystemExit(1) from None

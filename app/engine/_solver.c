@@ -36,11 +36,19 @@
  *   with C = {X, Y}.
  * F_DEAD: a position is lost when some card that every win must remove has no remaining
  *   partner it can ever be free together with. Two pyramid cards can never be free together
- *   when one covers the other, directly or through other cards. In the last pass two waste
- *   cards are never free together either (only the top of the waste is free, and the waste
- *   only shrinks). For the standard goal, the pyramid cards of values v and 13-v must be
- *   matched: with a pyramid v-cards, b pyramid (13-v)-cards, A talon v-cards and B talon
- *   (13-v)-cards, some k pyramid-pyramid pairs must leave a-k <= B and b-k <= A, k <= min(a,b).
+ *   when one covers the other, directly or through other cards. In the last pass, two cards
+ *   now in the waste are never free together (only the top of the waste is free, and what is
+ *   under it stays under it), so a waste card can only leave with a pyramid or stock card, and
+ *   only after every card above it has left, each with a partner of its own. Digging down the
+ *   waste, the first card for which some value runs out of pyramid and stock partners (the
+ *   cards above it and itself need more than there are) can never leave: in the whole-deck
+ *   game that is a loss; in the standard game the cards under it are out of reach for good,
+ *   and are no partners for anything (also in the relaxed game below).
+ * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
+ *
+ * Search shortcuts that are not pruning: a position whose only move is a draw (or a recycle)
+ * is stepped through without a node of its own, and after a draw or recycle the dead-end
+ * tests are not repeated when they cannot have changed.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -59,10 +67,10 @@
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
-
 typedef struct {
     uint32_t pyr, rest;
     int top, pass;
+    uint64_t counts; /* talon cards left per value 1..12, 3 bits each (see talon_counts) */
 } Pos;
 
 /* ---- hash sets of 64-bit keys (open addressing; 0 marks an empty slot) -------------------- */
@@ -115,14 +123,17 @@ static inline void set_add(Set *s, uint64_t k) {
     s->used++;
 }
 
+/* ---- the deal, as tables ------------------------------------------------------------------ */
+
 typedef struct {
     int wholedeck, passes, n, flags;
-    uint8_t val[PYR + MAXTALON];   /* value of the card at each location */
-    uint32_t cover[PYR];           /* the slots that directly cover a slot */
+    uint8_t val[PYR + MAXTALON];     /* value of the card at each location */
     uint64_t compat[PYR + MAXTALON]; /* locations that could ever be paired with this one */
-    uint64_t talon_bits;           /* all talon locations */
-    Set lost;                      /* positions proven lost */
-    Set relaxed_won, relaxed_lost; /* verdicts of the relaxed game (see relaxed_wins) */
+    uint64_t of_value[14];           /* locations holding each value */
+    uint32_t talon_of_value[14];     /* the same, as talon indices */
+    uint32_t pyramid_kings;
+    Set lost;                        /* positions proven lost */
+    Set relaxed_won, relaxed_lost;   /* verdicts of the relaxed game */
     long long nodes, limit;
     int aborted;
     int depth;
@@ -134,7 +145,9 @@ static inline uint64_t key_of(const Pos *p) {
            | ((uint64_t)p->pass << 58) | (1ULL << 63);
 }
 
-/* ---- the talon ------------------------------------------------------------------------------ */
+static inline uint64_t count_unit(int value) { return 1ULL << (3 * (value - 1)); }
+
+/* ---- the talon and the pyramid ---------------------------------------------------------- */
 
 /* The first talon card at index >= from, or n when there is none. */
 static inline int next_at(const Ctx *c, uint32_t rest, int from) {
@@ -143,21 +156,26 @@ static inline int next_at(const Ctx *c, uint32_t rest, int from) {
     return m ? __builtin_ctz(m) : c->n;
 }
 
+static inline uint32_t waste_bits(uint32_t rest, int top) {
+    return top >= 32 ? rest : rest & ((1u << top) - 1);
+}
+
 static inline int waste_top(uint32_t rest, int top) {
-    uint32_t m = top >= 32 ? rest : rest & ((1u << top) - 1);
+    uint32_t m = waste_bits(rest, top);
     return m ? 31 - __builtin_clz(m) : -1;
 }
 
 static inline int stock_top(const Ctx *c, const Pos *p) { return p->top < c->n ? p->top : -1; }
 
 /* The free pyramid cards: those present whose two covering slots are empty. Slot i of row r is
- * covered by slots i + r + 1 and i + r + 2, so one shift per row does a whole row at once. */
+ * covered by slots i + r + 1 and i + r + 2, so one shift pair per row does a whole row. */
 static inline uint32_t free_pyramid(uint32_t pyr) {
-    uint32_t covered = 0;
-    for (int r = 0; r < 6; r++) {
-        uint32_t row = ((1u << (r + 1)) - 1) << (r * (r + 1) / 2);
-        covered |= ((pyr >> (r + 1)) | (pyr >> (r + 2))) & row;
-    }
+    uint32_t covered = (((pyr >> 1) | (pyr >> 2)) & 0x1u)
+                     | (((pyr >> 2) | (pyr >> 3)) & 0x6u)
+                     | (((pyr >> 3) | (pyr >> 4)) & 0x38u)
+                     | (((pyr >> 4) | (pyr >> 5)) & 0x3c0u)
+                     | (((pyr >> 5) | (pyr >> 6)) & 0x7c00u)
+                     | (((pyr >> 6) | (pyr >> 7)) & 0x1f8000u);
     return pyr & ~covered;
 }
 
@@ -168,6 +186,7 @@ static inline void take(const Ctx *c, Pos *p, int loc) {
     } else {
         int t = loc - PYR;
         p->rest &= ~(1u << t);
+        if (c->val[loc] != 13) p->counts -= count_unit(c->val[loc]);
         if (t == p->top) p->top = next_at(c, p->rest, t + 1);
     }
 }
@@ -179,38 +198,45 @@ static inline void push(Ctx *c, int op, int a, int b) {
     c->depth++;
 }
 
+static inline int won(const Ctx *c, const Pos *p) {
+    return p->pyr == 0 && (!c->wholedeck || p->rest == 0);
+}
+
 /* ---- pruning ---------------------------------------------------------------------------------- */
 
 /* Is the position lost for want of partners (F_DEAD in the header)? Also tells, through
- * *usable, which talon cards can still ever be used: all of them but in the last pass. */
+ * *usable, which talon cards can still ever be used: all of them but in the last pass. Talon
+ * cards always have a partner somewhere: the pack stays balanced, with as many cards of value
+ * v as of 13 - v. Pyramid cards may not, because of what covers what. */
 static int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
     uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
-    uint64_t avail = present, waste_mask = 0;
+    uint64_t avail = present;
     *usable = p->rest;
     if (p->pass == c->passes - 1) {
-        /* In the last pass a waste card leaves only with a pyramid or stock card (two waste
-         * cards are never free together); one that cannot leaves the cards beneath it stuck
-         * forever, so they are no partners for anything. */
-        uint32_t w = p->top >= 32 ? p->rest : p->rest & ((1u << p->top) - 1);
-        waste_mask = (uint64_t)w << PYR;
-        for (uint32_t m = w; m; ) {
-            int t = 31 - __builtin_clz(m), loc = PYR + t;
-            m &= ~(1u << t);
-            if (c->val[loc] != 13 && !(avail & ~waste_mask & c->compat[loc])) {
-                if (c->wholedeck) return 1;
-                avail &= ~(((uint64_t)m << PYR) | (1ULL << loc));
-                *usable = (uint32_t)(avail >> PYR);
-                break;
+        /* Dig down the waste: to reach a waste card, every card above it must leave first,
+         * each with its own pyramid or stock partner. The first card for which that runs out
+         * of partners of some value can never leave, and what lies under it is out of reach. */
+        uint32_t waste = waste_bits(p->rest, p->top);
+        if (waste) {
+            uint64_t outside = present & ~((uint64_t)waste << PYR);
+            int partners[14], above[14] = {0};
+            for (int v = 1; v <= 12; v++)
+                partners[v] = __builtin_popcountll(outside & c->of_value[13 - v]);
+            for (uint32_t m = waste; m; ) {
+                int t = 31 - __builtin_clz(m), v = c->val[PYR + t];
+                m &= ~(1u << t);
+                if (v == 13) continue;
+                if (++above[v] > partners[v]) {
+                    if (c->wholedeck) return 1;
+                    *usable = p->rest & ~((1u << t) - 1);
+                    avail = (uint64_t)p->pyr | ((uint64_t)*usable << PYR);
+                    break;
+                }
             }
         }
     }
-    uint64_t must = c->wholedeck ? present : (uint64_t)p->pyr;
-    for (uint64_t m = must; m; m &= m - 1) {
-        int loc = __builtin_ctzll(m);
-        if (c->val[loc] == 13) continue;
-        uint64_t q = avail & c->compat[loc];
-        if ((waste_mask >> loc) & 1) q &= ~waste_mask;
-        if (!q) return 1;
+    for (uint32_t m = p->pyr & ~c->pyramid_kings; m; m &= m - 1) {
+        if (!(avail & c->compat[__builtin_ctz(m)])) return 1;
     }
     return 0;
 }
@@ -220,16 +246,10 @@ static int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
  * cards of each value are left matters. Any real winning line is a winning line of the
  * relaxed game (play its pyramid moves in the same order; its talon pairs are not needed), so a
  * position whose relaxed game is lost is lost. The relaxed game is small (pyramid shapes times
- * talon counts) and its verdicts are kept, so the real search asks it at every new position.
- * Talon counts are packed 3 bits per value 1..12 (Kings need no partner). */
+ * talon counts) and its verdicts are kept, so the real search asks it at every new position. */
 
-static inline uint64_t talon_counts(const Ctx *c, uint32_t rest) {
-    uint64_t counts = 0;
-    for (uint32_t m = rest; m; m &= m - 1) {
-        int v = c->val[PYR + __builtin_ctz(m)];
-        if (v != 13) counts += 1ULL << (3 * (v - 1));
-    }
-    return counts;
+static inline uint64_t relaxed_key(uint32_t pyr, uint64_t counts) {
+    return (uint64_t)pyr | (counts << PYR); /* 28 + 36 bits; never 0 while pyr is not empty */
 }
 
 static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
@@ -237,13 +257,11 @@ static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     for (;;) { /* a free King goes at once, as in the real search */
         if (!pyr) return 1;
         fp = free_pyramid(pyr);
-        uint32_t kings = 0;
-        for (uint32_t m = fp; m; m &= m - 1)
-            if (c->val[__builtin_ctz(m)] == 13) kings |= m & -m;
+        uint32_t kings = fp & c->pyramid_kings;
         if (!kings) break;
         pyr &= ~kings;
     }
-    uint64_t key = (uint64_t)pyr | (counts << PYR); /* never 0: pyr is not empty */
+    uint64_t key = relaxed_key(pyr, counts);
     if (set_has(&c->relaxed_won, key)) return 1;
     if (set_has(&c->relaxed_lost, key)) return 0;
     for (uint32_t m = fp; m; m &= m - 1) {
@@ -255,9 +273,9 @@ static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
                 return 1;
             }
         }
-        int shift = 3 * (12 - va);
-        if ((counts >> shift) & 7) {
-            if (relaxed_wins(c, pyr & ~(1u << a), counts - (1ULL << shift))) {
+        uint64_t unit = count_unit(13 - va);
+        if ((counts / unit) & 7) {
+            if (relaxed_wins(c, pyr & ~(1u << a), counts - unit)) {
                 set_add(&c->relaxed_won, key);
                 return 1;
             }
@@ -267,6 +285,18 @@ static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     return 0;
 }
 
+/* The relaxed game's talon counts for the usable talon cards. */
+static inline uint64_t usable_counts(const Ctx *c, const Pos *p, uint32_t usable) {
+    uint64_t counts = p->counts;
+    for (uint32_t m = p->rest & ~usable; m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) counts -= count_unit(v);
+    }
+    return counts;
+}
+
+/* ---- moves that are safe to play at once ------------------------------------------------ */
+
 /* Is the card at loc free now? */
 static inline int loc_free(const Ctx *c, const Pos *p, uint32_t freepyr, int loc) {
     if (loc < PYR) return (freepyr >> loc) & 1;
@@ -274,56 +304,59 @@ static inline int loc_free(const Ctx *c, const Pos *p, uint32_t freepyr, int loc
     return t == stock_top(c, p) || t == waste_top(p->rest, p->top);
 }
 
-/* Play the moves that are safe to play at once (see the lemma above); returns how many. */
+/* Play the moves that are safe to play at once (F_KINGS, F_FORCED); returns how many. */
 static int play_forced(Ctx *c, Pos *p) {
     int played = 0;
-    for (;;) {
-        if (p->pyr == 0 && (!c->wholedeck || p->rest == 0)) return played;
+    while (!won(c, p)) {
         uint32_t fp = free_pyramid(p->pyr);
         int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
-        int locs[PYR + 2], nf = 0;
-        for (uint32_t m = fp; m; m &= m - 1) locs[nf++] = __builtin_ctz(m);
-        if (st >= 0) locs[nf++] = PYR + st;
-        if (wt >= 0) locs[nf++] = PYR + wt;
-        int done = 0;
         if (c->flags & F_KINGS) {
-            for (int i = 0; i < nf; i++) {
-                if (c->val[locs[i]] == 13) {
-                    take(c, p, locs[i]);
-                    push(c, OP_KING, locs[i], 0);
-                    played++;
-                    done = 1;
-                    break;
-                }
-            }
-            if (done) continue;
-        }
-        if (c->flags & F_FORCED) {
-            uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
-            for (int i = 0; i < nf && !done; i++) {
-                int x = locs[i];
-                if (c->val[x] == 13 || (x >= PYR && !c->wholedeck)) continue;
-                uint64_t partners = present & c->compat[x];
-                if (!partners || (partners & (partners - 1))) continue;
-                int y = __builtin_ctzll(partners);
-                if (!loc_free(c, p, fp, y)) continue;
-                take(c, p, x);
-                take(c, p, y);
-                push(c, OP_PAIR, x, y);
+            int king = -1;
+            uint32_t kings = fp & c->pyramid_kings;
+            if (kings) king = __builtin_ctz(kings);
+            else if (st >= 0 && c->val[PYR + st] == 13) king = PYR + st;
+            else if (wt >= 0 && c->val[PYR + wt] == 13) king = PYR + wt;
+            if (king >= 0) {
+                take(c, p, king);
+                push(c, OP_KING, king, 0);
                 played++;
-                done = 1;
+                continue;
             }
-            if (done) continue;
         }
-        return played;
+        if (!(c->flags & F_FORCED)) break;
+        uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
+        uint64_t free_locs = fp;
+        if (c->wholedeck) { /* in the standard game a talon card need not go */
+            if (st >= 0) free_locs |= 1ULL << (PYR + st);
+            if (wt >= 0) free_locs |= 1ULL << (PYR + wt);
+        }
+        /* In the last pass the waste top can never meet a card under it (see F_DEAD). */
+        uint64_t under_waste_top = 0;
+        if (wt >= 0 && p->pass == c->passes - 1)
+            under_waste_top = (uint64_t)waste_bits(p->rest, wt) << PYR;
+        int x = -1, y = -1;
+        for (uint64_t m = free_locs; m; m &= m - 1) {
+            int loc = __builtin_ctzll(m);
+            if (c->val[loc] == 13) continue;
+            uint64_t partners = present & c->compat[loc];
+            if (loc == PYR + wt) partners &= ~under_waste_top;
+            if (partners && !(partners & (partners - 1))
+                && loc_free(c, p, fp, __builtin_ctzll(partners))) {
+                x = loc;
+                y = __builtin_ctzll(partners);
+                break;
+            }
+        }
+        if (x < 0) break;
+        take(c, p, x);
+        take(c, p, y);
+        push(c, OP_PAIR, x, y);
+        played++;
     }
+    return played;
 }
 
 /* ---- the search -------------------------------------------------------------------------- */
-
-static inline int won(const Ctx *c, const Pos *p) {
-    return p->pyr == 0 && (!c->wholedeck || p->rest == 0);
-}
 
 typedef struct {
     uint8_t op, a, b;
@@ -372,9 +405,26 @@ static inline void apply(const Ctx *c, Pos *p, Step m) {
     }
 }
 
+/* Is p lost by the dead-end tests? `relaxed` is the relaxed game already known to be winnable
+ * (from the parent), updated when this position asks a different one. */
+static inline int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
+    uint32_t usable = p->rest;
+    if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
+    if (c->flags & F_RELAXED) {
+        uint64_t counts = usable == p->rest ? p->counts : usable_counts(c, p, usable);
+        uint64_t key = relaxed_key(p->pyr, counts);
+        if (key != *relaxed) {
+            if (p->pyr && !relaxed_wins(c, p->pyr, counts)) return 1;
+            *relaxed = key;
+        }
+    }
+    return 0;
+}
+
 /* Search from p; on a win the winning line is left on the path. `check` says whether the
- * dead-end test can tell anything new (see below). */
-static int dfs(Ctx *c, Pos p, int check) {
+ * dead-end tests can tell anything new: after a draw or recycle outside the last pass the
+ * cards are the same, and so is the verdict the parent already had. */
+static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed) {
     int base = c->depth;
     Step moves[PYR * 3 + 8];
     int n;
@@ -387,15 +437,10 @@ static int dfs(Ctx *c, Pos p, int check) {
             c->aborted = 1;
             return 0;
         }
-        /* After a draw or a recycle outside the last pass the cards are the same, and so is
-         * the dead-end verdict: the parent already found the position alive. */
         if (play_forced(c, &p)) check = 1;
         if (won(c, &p)) return 1;
         if (p.pass == c->passes - 1) check = 1;
-        uint32_t usable = p.rest;
-        if (check && (((c->flags & F_DEAD) && is_dead(c, &p, &usable))
-                      || ((c->flags & F_RELAXED)
-                          && !relaxed_wins(c, p.pyr, talon_counts(c, usable))))) {
+        if (check && pruned(c, &p, &relaxed)) {
             c->depth = base;
             return 0;
         }
@@ -423,7 +468,7 @@ static int dfs(Ctx *c, Pos p, int check) {
         Pos q = p;
         apply(c, &q, moves[i]);
         push(c, moves[i].op, moves[i].a, moves[i].b);
-        if (dfs(c, q, moves[i].op < OP_DRAW)) return 1;
+        if (dfs(c, q, moves[i].op < OP_DRAW, relaxed)) return 1;
         if (c->aborted) return 0;
         c->depth--;
     }
@@ -439,18 +484,21 @@ static void setup_tables(Ctx *c) {
     for (int r = 6; r >= 0; r--) {
         for (int col = 0; col <= r; col++) {
             int i = r * (r + 1) / 2 + col;
-            c->cover[i] = 0;
             cone[i] = 0;
             if (r < 6) {
                 int a = i + r + 1, b = i + r + 2;
-                c->cover[i] = (1u << a) | (1u << b);
-                cone[i] = c->cover[i] | cone[a] | cone[b];
+                cone[i] = (1u << a) | (1u << b) | cone[a] | cone[b];
             }
         }
     }
     int total = PYR + c->n;
-    c->talon_bits = 0;
-    for (int t = 0; t < c->n; t++) c->talon_bits |= 1ULL << (PYR + t);
+    for (int x = 0; x < total; x++) {
+        int v = c->val[x];
+        if (!v) continue;
+        c->of_value[v] |= 1ULL << x;
+        if (x >= PYR) c->talon_of_value[v] |= 1u << (x - PYR);
+        else if (v == 13) c->pyramid_kings |= 1u << x;
+    }
     for (int x = 0; x < total; x++) {
         uint64_t m = 0;
         for (int y = 0; y < total; y++) {
@@ -494,6 +542,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             if (tv[t] < 1 || tv[t] > 13) bad = 1;
             c->val[PYR + t] = tv[t];
             p.rest |= 1u << t;
+            if (tv[t] >= 1 && tv[t] <= 12) p.counts += count_unit(tv[t]);
         }
         p.top = next_at(c, p.rest, top);
     }
@@ -513,7 +562,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     int result;
     Py_BEGIN_ALLOW_THREADS
-    result = dfs(c, p, 1);
+    result = dfs(c, p, 1, 0);
     Py_END_ALLOW_THREADS
     int status = c->aborted ? -1 : result;
     PyObject *moves = PyList_New(0);

@@ -114,7 +114,7 @@ class Deal:
             number = text
         else:
             cleaned = str(text).strip().replace(",", "").replace("_", "").lstrip("#")
-            if not cleaned.isdigit():
+            if not (cleaned.isascii() and cleaned.isdigit()):
                 raise DealError(
                     f"{text!r} is not a deal number: deals are numbered from "
                     f"{MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"

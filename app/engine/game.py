@@ -230,7 +230,9 @@ class Game:
         if move.op is Op.DRAW:
             if self.stock:
                 return None
-            if self.waste and self.passes_left > 0:
+            if not self.waste:
+                return "The stock and the waste are both empty: there is nothing to draw."
+            if self.passes_left > 0:
                 return "The stock is empty: recycle the waste to start the next pass."
             return "The stock is empty and no passes are left."
         if move.op is Op.RECYCLE:
@@ -268,7 +270,9 @@ class Game:
                 return f"{card} is covered by {' and '.join(c.name for c in covers)}."
             return None
         if where.index > 0:
-            return f"{card} is in the {where.pile}, not on top of it."
+            # Say no more: where a face-down stock card lies is hidden from the player.
+            return (f"{card} is not a free card: only the top cards of the stock and the "
+                    "waste can be played.")
         return None
 
     def play(self, move: Move) -> None:

@@ -8,6 +8,8 @@ from sqlalchemy import CheckConstraint, DateTime, Index, Integer, SmallInteger, 
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 STATUSES = ("playing", "won", "lost", "abandoned")
+ENDED = ("won", "lost", "abandoned")
+"""The statuses a game ends in; once reached, a game never changes again."""
 
 
 class Base(DeclarativeBase):
@@ -40,6 +42,17 @@ class GameRecord(Base):
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     undo_count: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="playing")
+    # Cards cleared towards the goal: pyramid cards (of 28) for standard, all (of 52) for
+    # whole deck. Kept with every save, so statistics never replay games.
+    cleared: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
+    # Seconds from the first page to the end, fixed when the game ends (NULL until then).
+    seconds: Mapped[int | None] = mapped_column(Integer)
+    # Set once, when a counted game ends (app/store/games.py record_result): its place in the
+    # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
+    # within its variant and over all variants. Streak figures are then plain aggregates.
+    seq: Mapped[int | None] = mapped_column(Integer)
+    streak: Mapped[int | None] = mapped_column(Integer)
+    streak_all: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -54,4 +67,26 @@ class GameRecord(Base):
         CheckConstraint(f"status IN {STATUSES!r}", name="games_status"),
         CheckConstraint("passes BETWEEN 1 AND 3", name="games_passes"),
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
+        # Statistics: the aggregate per variant reads only this index (it covers the query).
+        Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",
+              "status", "move_count", "cleared", "seconds", "streak", "streak_all"),
+        # Results in order: the history (all variants) and the charts (one variant).
+        Index("ix_games_player_seq", "player_id", "seq"),
+        Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
     )
+
+    @property
+    def counted(self) -> bool:
+        """Whether the game is in the statistics: it ended, and had at least one move."""
+        return self.status in ENDED and self.move_count > 0
+
+
+class Player(Base):
+    """What a player chose to tell about themselves. Players need no row until they do."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    display_name: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

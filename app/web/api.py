@@ -70,7 +70,8 @@ class GameState(BaseModel):
     custom_deal: str | None = Field(description="A custom deal in text form, else null")
     goal: Goal
     passes: int
-    status: Literal["playing", "won", "lost"]
+    status: Literal["playing", "won", "lost", "abandoned"] = Field(
+        description="abandoned: its player started another game while it had moves")
     reason: str | None = Field(description="Why the game ended (RULES.md), null while playing")
     pyramid: list[str | None] = Field(description="28 slots from the apex, null = removed")
     stock: Pile

@@ -26,21 +26,24 @@ TITLES = {
 class PageError(Exception):
     """A 4xx answer for a page, with a title and a sentence written for the player."""
 
-    def __init__(self, status_code: int, title: str, message: str) -> None:
+    def __init__(self, status_code: int, title: str, message: str,
+                 link: tuple[str, str] | None = None) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.title = title
         self.message = message
+        self.link = link  # (href, text): the most useful next step, shown first
 
 
 def is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-def error_page(request: Request, status_code: int, title: str, message: str) -> Response:
+def error_page(request: Request, status_code: int, title: str, message: str,
+               link: tuple[str, str] | None = None) -> Response:
     return templates.TemplateResponse(
         request, "error.html",
-        {"status_code": status_code, "title": title, "message": message},
+        {"status_code": status_code, "title": title, "message": message, "link": link},
         status_code=status_code,
     )
 
@@ -50,7 +53,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(PageError)
     async def _page_error(request: Request, exc: PageError) -> Response:
-        return error_page(request, exc.status_code, exc.title, exc.message)
+        return error_page(request, exc.status_code, exc.title, exc.message, exc.link)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:

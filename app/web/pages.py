@@ -30,7 +30,7 @@ from app.engine import (
 )
 from app.engine.game import parse_goal, parse_passes
 from app.settings import PROJECT_DIR
-from app.store import GameConflict, GameRecord, latest_unfinished, recent_games, results_by_goal
+from app.store import GameConflict, GameRecord, latest_unfinished
 from app.web import play as actions
 from app.web.deps import PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
@@ -291,21 +291,3 @@ def rules(request: Request) -> Response:
 @router.get("/healthz", name="health")
 def health() -> dict[str, str]:
     return {"status": "ok"}
-
-
-@router.get("/stats", response_class=HTMLResponse, name="stats")
-def stats(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
-    """The player's results per goal, from the stored games (abandoned games not counted)."""
-    counts = results_by_goal(session, player_id)
-    rows = []
-    for goal in Goal:
-        by_status = counts.get(goal.value, {})
-        won, lost = by_status.get("won", 0), by_status.get("lost", 0)
-        if not any(by_status.values()):
-            continue
-        finished = won + lost
-        rows.append({"label": goal.label, "won": won, "lost": lost, "finished": finished,
-                     "playing": by_status.get("playing", 0),
-                     "rate": f"{100 * won / finished:.0f}%" if finished else "–"})
-    return templates.TemplateResponse(request, "stats.html", {
-        "rows": rows, "recent": recent_games(session, player_id)})

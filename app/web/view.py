@@ -76,38 +76,70 @@ def pyramid_slots(game: Game) -> list[Slot]:
     return slots
 
 
-def status_of(game: Game) -> str:
+ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
+
+
+def status_of(game: Game, record: GameRecord | None = None) -> str:
+    """``playing``, ``won``, ``lost``, or ``abandoned`` (which only the record knows)."""
+    if record is not None and record.status == "abandoned":
+        return "abandoned"
     outcome = game.outcome()
     return "playing" if outcome is None else outcome.result
 
 
+def cleared_of(game: Game) -> int:
+    """Cards cleared towards the goal, as the board's counter and the statistics count them."""
+    return game.cards_removed if game.goal.value == "wholedeck" else (
+        PYRAMID_SIZE - game.pyramid_left)
+
+
+def describe_step(move: Move) -> str:
+    """A move in a replay's move list: ``5♥ + 8♣``, ``K♠``, ``Draw``, ``Recycle``."""
+    if move.op is Op.DRAW:
+        return "Draw"
+    if move.op is Op.RECYCLE:
+        return "Recycle"
+    return " + ".join(card.symbol for card in move.cards)
+
+
 def board_context(record: GameRecord, game: Game, *, can_play: bool,
-                  selected: str | None = None) -> dict[str, Any]:
-    """Everything the board template needs, computed once here rather than in Jinja."""
+                  selected: str | None = None, replay: bool = False) -> dict[str, Any]:
+    """Everything the board template needs, computed once here rather than in Jinja.
+
+    ``replay`` draws the same board read-only: free cards look free but nothing is a control.
+    """
     outcome = game.outcome()
+    status = "playing" if replay and outcome is None else status_of(game, record)
+    owner = can_play and not replay
+    can_move = owner and status == "playing"
     legal = set(game.legal_moves)
-    selectable = {card.name for card in game.free_cards()} if can_play and not outcome else set()
+    selectable = {card.name for card in game.free_cards()} if can_move else set()
     if selected not in selectable:
         selected = None
     return {
         "record": record,
         "game": game,
         "slots": pyramid_slots(game),
-        "status": status_of(game),
+        "status": status,
         "outcome": outcome,
+        "abandoned": status == "abandoned",
+        "abandon_reason": ABANDONED_REASON,
+        "replay": replay,
+        # What looks free (every free card) and what can be clicked (only while playing).
+        "free_names": {card.name for card in game.free_cards()},
         "selectable": selectable,
         "selected": selected,
-        "can_play": can_play,
-        "can_draw": can_play and Move.draw() in legal,
-        "can_recycle": can_play and Move.recycle() in legal,
-        "can_undo": can_play and bool(game.moves) and not (outcome and outcome.won),
+        "can_play": owner,
+        "can_move": can_move,
+        "can_draw": can_move and Move.draw() in legal,
+        "can_recycle": can_move and Move.recycle() in legal,
+        "can_undo": can_move and bool(game.moves),
         "stock_top": game.stock_top,
         "waste_top": game.waste_top,
         "elapsed": elapsed_seconds(record),
-        "running": outcome is None,
+        "running": status == "playing" and not replay,
         "to_clear": game.goal.cards_to_clear,
-        "cleared": game.cards_removed if game.goal.value == "wholedeck" else (
-            PYRAMID_SIZE - game.pyramid_left),
+        "cleared": cleared_of(game),
     }
 
 
@@ -120,8 +152,9 @@ def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
         "custom_deal": record.deal_text,
         "goal": game.goal.value,
         "passes": game.passes,
-        "status": status_of(game),
-        "reason": outcome.reason if outcome else None,
+        "status": status_of(game, record),
+        "reason": (ABANDONED_REASON if record.status == "abandoned"
+                   else outcome.reason if outcome else None),
         "pyramid": [card.name if card else None for card in game.pyramid],
         "stock": {"top": game.stock_top.name if game.stock_top else None,
                   "count": len(game.stock)},

@@ -95,7 +95,7 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
-    if (!board()) return;
+    if (!board() || replayRoot()) return;
     var key = event.key;
     if (key === "d" || key === "D") {
       event.preventDefault();
@@ -210,5 +210,118 @@
     }
   });
 
-  document.addEventListener("DOMContentLoaded", startClock);
+  /* Replays: the stage is swapped by htmx links; this adds the play timer, the arrow keys,
+     and keeps the current move in view. Without this file the links and a <noscript>
+     refresh do the same. */
+  var PLAY_INTERVAL = 700;
+  var player = null;
+  function replayRoot() { return document.getElementById("replay"); }
+  function replayNav(kind) {
+    return document.querySelector('#replay-stage a[data-replay-nav="' + kind + '"]');
+  }
+  function playButton() { return document.querySelector("#replay-stage [data-replay-play]"); }
+  function showPlaying(on) {
+    var button = playButton();
+    if (!button) return;
+    if (on) {
+      button.textContent = "❚❚ Pause";
+      button.setAttribute("aria-label", "Pause");
+      button.setAttribute("aria-pressed", "true");
+    } else {
+      button.setAttribute("aria-pressed", "false");
+    }
+  }
+  function stopPlaying() {
+    if (player) window.clearInterval(player);
+    player = null;
+    var button = playButton();
+    if (button && button.getAttribute("aria-pressed") === "true") {
+      var stage = document.getElementById("replay-stage");
+      var atEnd = stage && stage.getAttribute("data-step") === stage.getAttribute("data-last");
+      button.textContent = atEnd ? "↻ Again" : "▶ Play";
+      button.setAttribute("aria-label", atEnd ? "Play from the start" : "Play");
+      button.setAttribute("aria-pressed", "false");
+    }
+  }
+  function step(kind) {
+    var link = replayNav(kind);
+    if (link) link.click();
+    return Boolean(link);
+  }
+  function startPlaying() {
+    var stage = document.getElementById("replay-stage");
+    if (stage && stage.getAttribute("data-step") === stage.getAttribute("data-last")) {
+      step("first");
+    }
+    showPlaying(true);
+    player = window.setInterval(function () {
+      if (!step("next")) stopPlaying();
+    }, PLAY_INTERVAL);
+  }
+  function togglePlaying() {
+    if (player) stopPlaying(); else startPlaying();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-replay-play]");
+    if (button) {
+      event.preventDefault();
+      togglePlaying();
+      return;
+    }
+    // A step chosen by hand stops the playing.
+    if (event.isTrusted && event.target.closest("#replay-stage a[hx-get]")) stopPlaying();
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (!replayRoot() || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    var kind = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+    if (kind) {
+      event.preventDefault();
+      stopPlaying();
+      step(kind);
+    } else if (event.key === " " || event.key === "k" || event.key === "K") {
+      event.preventDefault();
+      togglePlaying();
+    }
+  });
+
+  var replayFocus = null;
+  document.addEventListener("htmx:beforeRequest", function () {
+    var active = document.activeElement;
+    replayFocus = active && active.closest && active.closest("#replay-stage") ?
+      (active.getAttribute("data-replay-nav") || (active.hasAttribute("data-replay-play") ? "play" : null)) : null;
+  });
+  function afterReplaySwap() {
+    var stage = document.getElementById("replay-stage");
+    if (!stage) return;
+    if (player) showPlaying(true);
+    var current = stage.querySelector(".move-list a.current");
+    var list = stage.querySelector(".move-list");
+    if (current && list) {
+      // Scroll only the list, never the page.
+      var top = current.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - current.offsetHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
+    if (replayFocus) {
+      var target = replayFocus === "play" ? playButton() :
+        stage.querySelector('[data-replay-nav="' + replayFocus + '"]');
+      if (target && target.tagName === "A") target.focus({ preventScroll: true });
+      else if (playButton()) playButton().focus({ preventScroll: true });
+      replayFocus = null;
+    }
+  }
+  document.addEventListener("htmx:afterSettle", afterReplaySwap);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    startClock();
+    if (replayRoot()) {
+      afterReplaySwap();
+      // A page opened with ?play=1 (the no-JS play link) goes on playing with the timer.
+      if (/[?&]play=1/.test(window.location.search)) startPlaying();
+    }
+  });
 })();

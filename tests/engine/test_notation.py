@@ -85,7 +85,7 @@ def test_deal_number_must_be_a_whole_number(value):
         Deal.from_number(value)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("text", ["", "abc", "1.5", "-3", "1e5", "0x10", "seven"])
+@pytest.mark.parametrize("text", ["", "abc", "1.5", "-3", "1e5", "0x10", "seven", "²", "٣", "１２"])
 def test_parse_number_errors_state_the_range(text: str):
     with pytest.raises(DealError, match=f"is not a deal number: {RANGE}$"):
         Deal.parse_number(text)

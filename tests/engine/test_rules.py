@@ -224,13 +224,16 @@ def test_message_when_a_card_is_covered():
     assert Card.parse("9S") in game.free_cards()
 
 
-def test_message_for_a_card_inside_the_stock_or_waste():
+def test_message_for_a_card_inside_the_stock_or_waste_does_not_say_where_it_is():
     game = Game(DEAL_A)
-    with pytest.raises(IllegalMove, match=r"^2H is in the stock, not on top of it\.$"):
+    hidden = "is not a free card: only the top cards of the stock and the waste can be played."
+    with pytest.raises(IllegalMove) as info:
         game.play(Move.from_text("2H+JC"))
+    assert str(info.value) == f"2H {hidden}"
     play(game, "draw, draw")
-    with pytest.raises(IllegalMove, match=r"^AH is in the waste, not on top of it\.$"):
+    with pytest.raises(IllegalMove) as info:
         game.play(Move.from_text("AH+QC"))
+    assert str(info.value) == f"AH {hidden}"
 
 
 def test_message_for_a_lone_card_that_is_not_a_king():
@@ -445,3 +448,10 @@ def test_game_equality_is_deal_goal_passes_moves():
     assert a != play(Game(DEAL_A, passes=2), "draw, KC")
     assert a != play(Game(DEAL_A, "wholedeck"), "draw, KC")
     assert a != play(Game(DEAL_A), "KC, draw")  # same position, different move list
+
+
+def test_draw_with_stock_and_waste_both_empty_says_so():
+    game = play(Game(DEAL_A, "wholedeck"), CLEAR_STOCK_A)
+    assert game.stock == [] and game.waste == [] and game.passes_left == 2
+    with pytest.raises(IllegalMove, match=r"^The stock and the waste are both empty"):
+        game.play(Move.draw())

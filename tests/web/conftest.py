@@ -31,6 +31,7 @@ def _reset_postgres(url: str) -> None:
     database = Database(url)
     with database.engine.begin() as connection:
         connection.execute(text("DROP TABLE IF EXISTS games"))
+        connection.execute(text("DROP TABLE IF EXISTS players"))
         connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
     database.dispose()
     command.upgrade(alembic_config(url), "head")

@@ -302,7 +302,9 @@ def test_a_won_game_shows_the_banner(client):
     refused = client.post(f"/games/{game_id}/play", data={"action": "draw"}, headers=HX)
     assert refused.status_code == 422 and "The game is over" in refused.text
     stats = client.get("/stats").text
-    assert re.search(r"<th scope=\"row\">Standard</th><td>1</td><td>1</td><td>0</td>", stats)
+    variant = stats.split('data-figures="standard-3"', 1)[1].split("</dl>", 1)[0]
+    assert re.search(r'data-figure="played">1<', variant)
+    assert re.search(r'data-figure="won">1<', variant)
 
 
 def test_rules_page_renders_the_projects_rules(client):

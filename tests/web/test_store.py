@@ -11,13 +11,12 @@ from sqlalchemy.exc import IntegrityError
 from app.engine import Deal, Game, Move
 from app.store import (
     GameConflict,
+    GameEnded,
     create_game,
     get_game,
     latest_unfinished,
     load_game,
     mark_abandoned,
-    recent_games,
-    results_by_goal,
     save_position,
 )
 from app.store.games import elapsed_seconds
@@ -29,7 +28,10 @@ def test_migrations_create_the_games_table(db):
     columns = {c["name"] for c in inspector.get_columns("games")}
     assert {"id", "player_id", "deal_number", "deal_text", "goal", "passes", "moves",
             "status", "created_at", "updated_at", "finished_at", "version"} <= columns
-    assert "ix_games_player_status" in {i["name"] for i in inspector.get_indexes("games")}
+    assert {"cleared", "seconds"} <= columns
+    assert {"ix_games_player_status", "ix_games_player_variant_finished",
+            "ix_games_player_finished"} <= {i["name"] for i in inspector.get_indexes("games")}
+    assert "players" in inspector.get_table_names()
 
 
 def test_a_game_round_trips_through_the_database(db):
@@ -94,14 +96,24 @@ def test_finishing_undoing_and_abandoning(db):
         for move in solve(game).moves:
             game.play(move)
         save_position(session, record, game, now=start + timedelta(seconds=95))
-        assert record.status == "won"
+        assert record.status == "won" and record.seconds == 95 and record.cleared == 28
         assert elapsed_seconds(record) == 95
+        # An ended game is final: no undo is saved, and it cannot be abandoned afterwards.
         game.undo()
-        save_position(session, record, game, undo=True, now=start + timedelta(seconds=99))
-        assert record.status == "playing" and record.finished_at is None
-        assert record.undo_count == 1
-        mark_abandoned(session, record)
-        assert record.status == "abandoned"
+        with pytest.raises(GameEnded):
+            save_position(session, record, game, undo=True, now=start + timedelta(seconds=99))
+        assert not mark_abandoned(session, record)
+        assert record.status == "won" and record.undo_count == 0
+
+        other = create_game(session, "p1", Deal.from_number(4), "standard", 3, now=start)
+        assert not mark_abandoned(session, other)  # no moves: it counts for nothing
+        assert other.status == "playing"
+        game = load_game(other)
+        game.play(Move.draw())
+        save_position(session, other, game, now=start + timedelta(seconds=10))
+        assert mark_abandoned(session, other, now=start + timedelta(seconds=30))
+        assert other.status == "abandoned" and other.seconds == 30
+        assert not mark_abandoned(session, other)  # exactly once
 
 
 def test_player_queries(db):
@@ -115,9 +127,10 @@ def test_player_queries(db):
     with db.session() as session:
         assert latest_unfinished(session, "p1").id == new_id
         assert latest_unfinished(session, "nobody") is None
-        assert [r.id for r in recent_games(session, "p1")] == [new_id, old_id]
-        assert results_by_goal(session, "p1") == {"standard": {"playing": 1},
-                                                   "wholedeck": {"playing": 1}}
+        record = get_game(session, new_id)
+        game = load_game(record)
+        game.play(Move.draw())
+        save_position(session, record, game, now=datetime(2026, 1, 2, tzinfo=UTC))
         mark_abandoned(session, get_game(session, new_id))
     with db.session() as session:
         assert latest_unfinished(session, "p1").id == old_id

@@ -1,0 +1,249 @@
+"""Statistics, history, export and reset: every query about a player's ended games.
+
+Each figure is computed by the database (aggregates, window functions, LIMIT) over the indexes
+on (player_id, goal, passes, finished_at, ...), (player_id, seq) and (player_id, goal, passes,
+seq); Python only ever
+sees a handful of rows per variant, so a player with 100,000 games costs no more memory than
+one with ten (see bench/stats.py).
+
+What counts (issue 4): a game is in the statistics once it has ended (won, lost or abandoned)
+and had at least one move. Abandoned counts as played and not won. Results run in the order
+they were recorded (``seq``, given as each game ends); a streak is a run of wins, or of games
+not won (lost or abandoned).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
+from sqlalchemy.orm import Session
+
+from app.engine import PASS_CHOICES, Goal
+
+from .models import ENDED, GameRecord, Player, utcnow
+
+G = GameRecord
+HISTORY_PAGE_SIZE = 20
+CHART_SIZE = 50
+DISPLAY_NAME_MAX = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One set of rules: a goal and a number of passes."""
+
+    goal: Goal
+    passes: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.goal.value}-{self.passes}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.goal.label} · {self.passes} pass{'es' if self.passes > 1 else ''}"
+
+    @property
+    def to_clear(self) -> int:
+        return self.goal.cards_to_clear
+
+
+VARIANTS = tuple(Variant(goal, passes) for goal in Goal for passes in PASS_CHOICES)
+
+
+@dataclass(slots=True)
+class Figures:
+    """The figures of one variant, or of all of them (``variant`` None)."""
+
+    variant: Variant | None = None
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    abandoned: int = 0
+    best_seconds: int | None = None
+    fewest_moves: int | None = None
+    # Sum of each game's share of its goal's cards cleared (cleared / to_clear).
+    cleared_share_sum: float = 0.0
+    cleared_sum: int = 0
+    last_played: datetime | None = None
+    current_streak: int = 0
+    current_streak_won: bool | None = None
+    longest_winning: int = 0
+    longest_losing: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Won / played, None with no games (never 0% or NaN for nothing)."""
+        return self.won / self.played if self.played else None
+
+    @property
+    def average_cleared(self) -> float | None:
+        """Cards cleared per game (one variant only: 28 and 52 do not add up)."""
+        if not self.played or self.variant is None:
+            return None
+        return self.cleared_sum / self.played
+
+    @property
+    def average_share(self) -> float | None:
+        """The average game's share of its goal's cards cleared, 0..1."""
+        return self.cleared_share_sum / self.played if self.played else None
+
+
+@dataclass(slots=True)
+class Statistics:
+    total: Figures = field(default_factory=Figures)
+    variants: dict[Variant, Figures] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Figures]:
+        return iter(self.variants.values())
+
+
+def counted(player_id: str) -> ColumnElement[bool]:
+    """The games in a player's statistics: ended, with at least one move."""
+    return and_(G.player_id == player_id, G.status.in_(ENDED), G.move_count > 0)
+
+
+def _flag(status: str) -> ColumnElement[int]:
+    return case((G.status == status, 1), else_=0)
+
+
+def statistics(session: Session, player_id: str) -> Statistics:
+    """Every figure of the statistics page, per variant and in total.
+
+    One aggregate over the covering index gives the counts, times, moves, cards and longest
+    streaks (each game carries the streak it ends, see games.record_result); then one
+    single-row look-up per played variant, and one overall, give the current streaks.
+    """
+    stats = Statistics(variants={v: Figures(variant=v) for v in VARIANTS})
+    won = G.status == "won"
+    query = (
+        select(
+            G.goal, G.passes, func.count(), func.sum(_flag("won")), func.sum(_flag("lost")),
+            func.sum(_flag("abandoned")), func.min(case((won, G.seconds))),
+            func.min(case((won, G.move_count))), func.sum(G.cleared), func.max(G.finished_at),
+            func.max(case((won, G.streak))), func.max(case((~won, G.streak))),
+            func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))))
+        .where(counted(player_id))
+        .group_by(G.goal, G.passes)
+    )
+    total = stats.total
+    for (goal, passes, played, n_won, n_lost, n_abandoned, best, fewest, cleared, last,
+         win_run, loss_run, win_run_all, loss_run_all) in session.execute(query):
+        figures = stats.variants.get(Variant(Goal(goal), passes))
+        if figures is None:  # pragma: no cover - the schema allows only these rules
+            continue
+        figures.played, figures.won, figures.lost, figures.abandoned = (
+            played, n_won, n_lost, n_abandoned)
+        figures.best_seconds, figures.fewest_moves = best, fewest
+        figures.cleared_sum = int(cleared or 0)
+        figures.cleared_share_sum = figures.cleared_sum / figures.variant.to_clear
+        figures.last_played = last
+        figures.longest_winning, figures.longest_losing = win_run or 0, loss_run or 0
+        figures.current_streak, figures.current_streak_won = _current(
+            session, player_id, figures.variant)
+        total.played += played
+        total.won += n_won
+        total.lost += n_lost
+        total.abandoned += n_abandoned
+        total.cleared_share_sum += figures.cleared_share_sum
+        total.best_seconds = _least(total.best_seconds, best)
+        total.fewest_moves = _least(total.fewest_moves, fewest)
+        total.last_played = last if total.last_played is None else max(total.last_played, last)
+        total.longest_winning = max(total.longest_winning, win_run_all or 0)
+        total.longest_losing = max(total.longest_losing, loss_run_all or 0)
+    if total.played:
+        total.current_streak, total.current_streak_won = _current(session, player_id, None)
+    return stats
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _current(session: Session, player_id: str, variant: Variant | None) -> tuple[int, bool]:
+    """The streak the player's latest result ends (in ``variant``, or over all)."""
+    run = G.streak if variant is not None else G.streak_all
+    query = select(G.status, run).where(counted(player_id))
+    if variant is not None:
+        query = query.where(G.goal == variant.goal.value, G.passes == variant.passes)
+    status, length = session.execute(query.order_by(G.seq.desc()).limit(1)).one()
+    return length, status == "won"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    game_id: str
+    deal_number: str | None
+    status: str
+    cleared: int
+    finished_at: datetime
+
+
+def recent_results(session: Session, player_id: str, variant: Variant,
+                   limit: int = CHART_SIZE) -> list[ChartPoint]:
+    """The variant's last ``limit`` results, oldest first (one index range scan)."""
+    query = (
+        select(G.id, G.deal_number, G.status, G.cleared, G.finished_at)
+        .where(counted(player_id), G.goal == variant.goal.value, G.passes == variant.passes)
+        .order_by(G.seq.desc())
+        .limit(limit)
+    )
+    return [ChartPoint(*row) for row in reversed(session.execute(query).all())]
+
+
+HISTORY_COLUMNS = (G.id, G.deal_number, G.goal, G.passes, G.status, G.cleared, G.move_count,
+                   G.seconds, G.finished_at)
+
+
+def history(session: Session, player_id: str, page: int,
+            per_page: int = HISTORY_PAGE_SIZE) -> list[Row]:
+    """One page of the player's ended games, newest first (page 1 is the newest)."""
+    query = (
+        select(*HISTORY_COLUMNS)
+        .where(counted(player_id))
+        .order_by(G.seq.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    )
+    return list(session.execute(query))
+
+
+def export_rows(session: Session, player_id: str) -> Iterator[Row]:
+    """Every game in the statistics, oldest first, streamed in batches (with move lists)."""
+    query = (
+        select(*HISTORY_COLUMNS, G.moves, G.deal_text, G.created_at)
+        .where(counted(player_id))
+        .order_by(G.seq)
+        .execution_options(yield_per=1000)
+    )
+    yield from session.execute(query)
+
+
+def reset_statistics(session: Session, player_id: str) -> int:
+    """Delete the player's ended games (their history and replays go too). Games still in
+    progress stay, and count once they end. Returns how many games were deleted."""
+    result = session.execute(
+        delete(G).where(G.player_id == player_id, G.status.in_(ENDED)),
+        execution_options={"synchronize_session": False})
+    return result.rowcount or 0
+
+
+# --- the display name ------------------------------------------------------------------------
+def display_name(session: Session, player_id: str) -> str | None:
+    return session.scalar(select(Player.display_name).where(Player.id == player_id))
+
+
+def set_display_name(session: Session, player_id: str, name: str | None,
+                     now: datetime | None = None) -> None:
+    """Set (or, with None, clear) the name; the caller has already checked it."""
+    now = now or utcnow()
+    player = session.get(Player, player_id)
+    if player is None:
+        player = Player(id=player_id, created_at=now)
+        session.add(player)
+    player.display_name = name
+    player.updated_at = now
+    session.flush()

@@ -1,0 +1,210 @@
+"""The statistics pages: figures and charts per variant, history, export, reset, display name.
+
+Everything is the caller's own (their player cookie); another player's games never appear.
+The figures come from the store's SQL aggregates (app/store/stats.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import unicodedata
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Query, Request
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
+
+from app.store import (
+    VARIANTS,
+    display_name,
+    export_rows,
+    history,
+    recent_results,
+    reset_statistics,
+    set_display_name,
+    statistics,
+)
+from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
+from app.web.deps import PlayerDep, SessionDep
+from app.web.statsview import (
+    figure_list,
+    history_row,
+    iso,
+    page_numbers,
+    results_chart,
+)
+from app.web.templating import templates
+
+router = APIRouter(include_in_schema=False)
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def see_other(url: str) -> Response:
+    return Response(status_code=303, headers={"Location": url})
+
+
+def render_stats(request: Request, session, player_id: str, *, page: int = 1,
+                 name_error: str | None = None, name_value: str | None = None,
+                 notice: str | None = None, status_code: int = 200) -> Response:
+    stats = statistics(session, player_id)
+    pages = max(1, math.ceil(stats.total.played / HISTORY_PAGE_SIZE))
+    page = min(page, pages)
+    context = {
+        "name": display_name(session, player_id),
+        "name_value": name_value,
+        "name_error": name_error,
+        "name_max": DISPLAY_NAME_MAX,
+        "notice": notice,
+        "total": stats.total,
+        "total_figures": figure_list(stats.total),
+        "variants": [
+            {"variant": variant, "figures": stats.variants[variant],
+             "list": figure_list(stats.variants[variant]),
+             "chart": results_chart(variant, recent_results(session, player_id, variant))
+             if stats.variants[variant].played else None}
+            for variant in VARIANTS
+        ],
+        "history": [history_row(row) for row in history(session, player_id, page)],
+        "page": page,
+        "pages": pages,
+        "page_links": page_numbers(page, pages),
+    }
+    if is_htmx(request) and request.headers.get("HX-Target") == "history":
+        return templates.TemplateResponse(request, "stats.html", context, block_name="history")
+    return templates.TemplateResponse(request, "stats.html", context, status_code=status_code)
+
+
+@router.get("/stats", response_class=HTMLResponse, name="stats")
+def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
+               page: Annotated[int, Query(ge=1, le=10**7)] = 1,
+               reset: Annotated[int | None, Query(ge=0)] = None) -> Response:
+    notice = None
+    if reset is not None:
+        notice = (f"Your statistics were reset: {reset} game{'s' if reset != 1 else ''} "
+                  "deleted.")
+    return render_stats(request, session, player_id, page=page, notice=notice)
+
+
+# --- the display name --------------------------------------------------------------------
+def clean_name(raw: str) -> str | None:
+    """The name as stored: trimmed, single-spaced, no control characters; None when empty.
+
+    Raises ValueError with a message for the player when it cannot be a name.
+    """
+    name = " ".join(raw.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("A name cannot contain control characters.")
+    if len(name) > DISPLAY_NAME_MAX:
+        raise ValueError(f"A name has at most {DISPLAY_NAME_MAX} characters "
+                         f"(this one has {len(name)}).")
+    return name or None
+
+
+@router.post("/stats/name", name="set_name")
+def set_name(request: Request, session: SessionDep, player_id: PlayerDep,
+             name: Annotated[str, Form(max_length=400)] = "") -> Response:
+    """Set, change or (empty) clear the display name shown on the statistics and replays."""
+    try:
+        cleaned = clean_name(name)
+    except ValueError as exc:
+        return render_stats(request, session, player_id, name_error=str(exc), name_value=name,
+                            status_code=400)
+    set_display_name(session, player_id, cleaned)
+    session.commit()
+    return see_other("/stats")
+
+
+# --- reset, behind a confirmation -----------------------------------------------------------
+@router.get("/stats/reset", response_class=HTMLResponse, name="confirm_reset")
+def confirm_reset(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
+    stats = statistics(session, player_id)
+    return templates.TemplateResponse(request, "reset.html", {"total": stats.total})
+
+
+@router.post("/stats/reset", name="reset")
+def reset(session: SessionDep, player_id: PlayerDep,
+          confirm: Annotated[str | None, Form(max_length=10)] = None) -> Response:
+    """Delete the player's ended games, only with the confirmation page's ``confirm=yes``."""
+    if confirm != "yes":
+        return see_other("/stats/reset")
+    deleted = reset_statistics(session, player_id)
+    session.commit()
+    return see_other(f"/stats?reset={deleted}")
+
+
+# --- export ------------------------------------------------------------------------------------
+EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
+                 "cards_cleared", "cards_to_clear", "moves", "seconds", "started_at",
+                 "move_list", "replay")
+
+
+def export_record(row, base_url: str) -> dict:
+    to_clear = 52 if row.goal == "wholedeck" else 28
+    return {
+        "id": row.id,
+        "finished_at": iso(row.finished_at),
+        "deal": int(row.deal_number) if row.deal_number is not None else None,
+        "custom_deal": row.deal_text,
+        "goal": row.goal,
+        "passes": row.passes,
+        "result": row.status,
+        "cards_cleared": row.cleared,
+        "cards_to_clear": to_clear,
+        "moves": row.move_count,
+        "seconds": row.seconds,
+        "started_at": iso(row.created_at),
+        "move_list": row.moves,
+        "replay": f"{base_url}/games/{row.id}/replay",
+    }
+
+
+def _exported(request: Request, player_id: str) -> Iterator[dict]:
+    """The player's games, read in batches by a session of the stream's own (the request's
+    session is closed by the time a streamed body is sent)."""
+    base_url = str(request.base_url).rstrip("/")
+    with request.app.state.db.sessions() as session:
+        for row in export_rows(session, player_id):
+            yield export_record(row, base_url)
+
+
+def _download(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+@router.get("/stats/export.csv", name="export_csv")
+def export_csv(request: Request, player_id: PlayerDep) -> Response:
+    def lines() -> Iterator[str]:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
+        writer.writeheader()
+        for number, record in enumerate(_exported(request, player_id), start=1):
+            writer.writerow(record)
+            if number % 500 == 0:
+                yield buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+        yield buffer.getvalue()
+
+    return StreamingResponse(lines(), media_type="text/csv; charset=utf-8",
+                             headers=_download("pyramid-games.csv"))
+
+
+@router.get("/stats/export.json", name="export_json")
+def export_json(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
+    name = display_name(session, player_id)
+
+    def chunks() -> Iterator[str]:
+        yield '{"display_name": ' + json.dumps(name) + ', "games": ['
+        for number, record in enumerate(_exported(request, player_id)):
+            yield ("," if number else "") + "\n" + json.dumps(record)
+        yield "\n]}\n"
+
+    return StreamingResponse(chunks(), media_type="application/json",
+                             headers=_download("pyramid-games.json"))
+

@@ -1,0 +1,186 @@
+"""What the statistics page shows: figures as text, the results chart's geometry, history rows.
+
+Pure functions from the store's rows to plain data, so the templates only lay things out and
+the chart is drawn server-side as inline SVG (readable with JavaScript off).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+from app.engine import Goal
+from app.store import Figures, Variant
+
+from .view import format_duration
+
+RESULT_LABELS = {"won": "Won", "lost": "Lost", "abandoned": "Abandoned"}
+
+
+def format_when(moment: datetime | None) -> str:
+    """A UTC time as people read it: ``30 Nov 2026, 14:05``."""
+    if moment is None:
+        return "–"
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%-d %b %Y, %H:%M")
+
+
+def iso(moment: datetime | None) -> str:
+    if moment is None:
+        return ""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def percent(share: float | None) -> str:
+    return "–" if share is None else f"{100 * share:.0f}%"
+
+
+def streak_text(count: int, won: bool | None) -> str:
+    if not count or won is None:
+        return "–"
+    if won:
+        return f"{count} win{'s' if count != 1 else ''}"
+    return f"{count} loss{'es' if count != 1 else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    key: str
+    label: str
+    value: str
+    note: str = ""
+
+
+def figure_list(figures: Figures) -> list[Figure]:
+    """The figures of one variant (or the total) in the order the page shows them."""
+    if figures.variant is not None:
+        average = figures.average_cleared
+        cleared = (f"{average:.1f}" if average is not None else "–")
+        cleared_note = f"of {figures.variant.to_clear}" if average is not None else ""
+    else:
+        cleared, cleared_note = percent(figures.average_share), "of the goal's cards"
+    return [
+        Figure("played", "Played", str(figures.played)),
+        Figure("won", "Won", str(figures.won)),
+        Figure("win-rate", "Win rate", percent(figures.win_rate)),
+        Figure("current-streak", "Current streak",
+               streak_text(figures.current_streak, figures.current_streak_won)),
+        Figure("longest-winning", "Longest winning streak", str(figures.longest_winning)),
+        Figure("longest-losing", "Longest losing streak", str(figures.longest_losing)),
+        Figure("best-time", "Best time",
+               format_duration(figures.best_seconds) if figures.best_seconds is not None
+               else "–"),
+        Figure("fewest-moves", "Fewest moves to win",
+               str(figures.fewest_moves) if figures.fewest_moves is not None else "–"),
+        Figure("average-cleared", "Average cards cleared", cleared, cleared_note),
+        Figure("last-played", "Last played", format_when(figures.last_played)),
+    ]
+
+
+# --- the results chart ---------------------------------------------------------------------
+CHART_WIDTH = 500   # SVG units; the page stretches it to the card's width
+CHART_MIN_SLOTS = 20  # fewer games get wider bars, up to 1/20 of the width each
+CHART_GAP = 0.2     # of a slot
+CHART_HEIGHT = 100  # the bar height for every card cleared
+CHART_TOP = 6       # room above the bars
+CHART_MIN_BAR = 6   # a game that cleared nothing still shows
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    status: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A bar per game, oldest on the left: height = cards cleared, fill = result."""
+
+    key: str
+    bars: list[Bar]
+    width: int
+    height: int
+    summary: str
+    items: list[str]
+
+
+def results_chart(variant: Variant, points: list) -> Chart:
+    """The chart of a variant's last games (``points`` oldest first, from recent_results)."""
+    bars, items = [], []
+    slot = CHART_WIDTH / max(CHART_MIN_SLOTS, len(points))
+    counts = {"won": 0, "lost": 0, "abandoned": 0}
+    cleared_total = 0
+    for index, point in enumerate(points):
+        counts[point.status] += 1
+        cleared_total += point.cleared
+        height = max(CHART_MIN_BAR, CHART_HEIGHT * point.cleared / variant.to_clear)
+        deal = f"deal #{point.deal_number}" if point.deal_number else "custom deal"
+        text = (f"{RESULT_LABELS[point.status]}, {point.cleared} of {variant.to_clear} "
+                f"cleared ({deal}, {format_when(point.finished_at)})")
+        bars.append(Bar(x=round(index * slot, 2), y=CHART_TOP + CHART_HEIGHT - height,
+                        width=round(slot * (1 - CHART_GAP), 2), height=height,
+                        status=point.status, title=text))
+        items.append(text)
+    n = len(points)
+    summary = (f"{variant.label}: the last {n} game{'s' if n != 1 else ''}, oldest first. "
+               f"{counts['won']} won, {counts['lost']} lost, {counts['abandoned']} abandoned; "
+               f"on average {cleared_total / n:.1f} of {variant.to_clear} cards cleared."
+               if n else f"{variant.label}: no games yet.")
+    return Chart(key=variant.key, bars=bars, width=CHART_WIDTH,
+                 height=CHART_TOP + CHART_HEIGHT + 2, summary=summary, items=items)
+
+
+# --- the history table -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    id: str
+    when: str
+    when_iso: str
+    deal: str
+    deal_link: str | None
+    variant: str
+    status: str
+    result: str
+    cleared: str
+    moves: int
+    time: str
+
+
+def deal_link(deal_number: str | None, goal: str, passes: int) -> str | None:
+    """The share link that starts this deal again with the same rules."""
+    if deal_number is None:
+        return None
+    return f"/deal/{deal_number}?{urlencode({'goal': goal, 'passes': passes})}"
+
+
+def history_row(row) -> HistoryRow:
+    variant = Variant(Goal(row.goal), row.passes)
+    return HistoryRow(
+        id=row.id,
+        when=format_when(row.finished_at),
+        when_iso=iso(row.finished_at),
+        deal=f"#{row.deal_number}" if row.deal_number else "custom",
+        deal_link=deal_link(row.deal_number, row.goal, row.passes),
+        variant=variant.label,
+        status=row.status,
+        result=RESULT_LABELS[row.status],
+        cleared=f"{row.cleared}/{variant.to_clear}",
+        moves=row.move_count,
+        time=format_duration(row.seconds or 0),
+    )
+
+
+def page_numbers(page: int, pages: int) -> list[int | None]:
+    """Page links to show: the first, the last, and two either side (None marks a gap)."""
+    wanted = {1, pages, *range(page - 2, page + 3)}
+    shown: list[int | None] = []
+    for number in sorted(n for n in wanted if 1 <= n <= pages):
+        if shown and shown[-1] is not None and number - shown[-1] > 1:
+            shown.append(None)
+        shown.append(number)
+    return shown

@@ -1,0 +1,143 @@
+"""The solver: verdicts, winning lines, pruning against the plain search, hints, budgets.
+
+The long cross-check (200 deals per goal and pass count) is ``bench/crosscheck.py``; here a
+sample of it runs in every test run, so a broken pruning is caught at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine import Deal, Game, Move
+from app.engine.solver import (
+    NO_PRUNING,
+    Verdict,
+    hint,
+    reference_solve,
+    removable_cards,
+    solve,
+)
+
+VARIANTS = [(goal, passes) for goal in ("standard", "wholedeck") for passes in (1, 2, 3)]
+
+
+def wins(game: Game, moves: tuple[Move, ...]) -> bool:
+    copy = game.copy()
+    for move in moves:
+        copy.play(move)
+    outcome = copy.outcome()
+    return outcome is not None and outcome.won
+
+
+def midgame(number: int, goal: str, passes: int, depth: int) -> Game:
+    rng = random.Random(number * 7 + passes)
+    game = Game(Deal.from_number(number), goal, passes)
+    for _ in range(depth):
+        if game.is_over():
+            break
+        game.play(rng.choice(game.legal_moves))
+    return game
+
+
+@pytest.mark.parametrize(("goal", "passes"), VARIANTS)
+def test_every_deal_is_decided_and_every_line_replays_to_a_win(goal: str, passes: int):
+    decided = {True: 0, False: 0}
+    for number in range(1, 41):
+        game = Game(Deal.from_number(number), goal, passes)
+        solution = solve(game)
+        assert solution.winnable is not None
+        decided[solution.winnable] += 1
+        if solution.winnable:
+            assert solution.verdict is Verdict.WINNABLE
+            assert wins(game, solution.moves)
+        else:
+            assert solution.moves is None
+    assert decided[True] and decided[False]  # the sample has both kinds
+
+
+@pytest.mark.parametrize("goal", ["standard", "wholedeck"])
+def test_pruned_search_agrees_with_the_plain_search(goal: str):
+    for number in range(1, 13):
+        game = Game(Deal.from_number(number), goal, 1)
+        pruned, plain = solve(game), solve(game, pruning=NO_PRUNING)
+        assert pruned.verdict == plain.verdict, number
+        assert plain.nodes >= pruned.nodes
+
+
+@pytest.mark.parametrize(("goal", "passes"), VARIANTS)
+def test_c_search_agrees_with_the_python_reference_mid_game(goal: str, passes: int):
+    seen = set()
+    for number in range(1, 9):
+        # Deep enough into the game that the pure-Python search finishes in a moment.
+        game = midgame(number, goal, passes, depth=20 + 12 * passes)
+        if game.is_over():
+            continue
+        verdict = solve(game).winnable
+        assert reference_solve(game) == verdict, number
+        assert solve(game, pruning=NO_PRUNING).winnable == verdict
+        seen.add(verdict)
+    assert seen  # at least one position was still in play
+
+
+def test_solving_mid_game_continues_from_the_position():
+    game = Game(Deal.from_number(3), "wholedeck", 3)
+    line = solve(game).moves
+    assert line is not None
+    for move in line[:10]:
+        game.play(move)
+    rest = solve(game)
+    assert rest.winnable and wins(game, rest.moves)
+
+
+def test_a_finished_game_needs_no_search():
+    game = Game(Deal.from_number(3), "standard", 3)
+    for move in solve(game).moves:
+        game.play(move)
+    solution = solve(game)
+    assert solution.verdict is Verdict.WINNABLE and solution.moves == () and solution.nodes == 0
+
+
+def test_a_node_limit_turns_a_long_search_into_unknown():
+    game = Game(Deal.from_number(534), "standard", 1)  # needs some 700,000 nodes
+    limited = solve(game, node_limit=50)
+    assert limited.verdict is Verdict.UNKNOWN and limited.winnable is None
+    assert limited.moves is None and limited.nodes <= 51
+    assert solve(game).winnable is not None
+
+
+def test_hint_starts_a_winning_line():
+    game = Game(Deal.from_number(3), "standard", 3)
+    advice = hint(game)
+    assert advice.winnable is True and advice.move in game.legal_moves
+    game.play(advice.move)
+    assert solve(game).winnable
+
+
+def test_hint_when_no_win_is_left_keeps_most_cards_removable():
+    game = Game(Deal.from_number(23), "standard", 1)
+    assert solve(game).winnable is False
+    advice = hint(game)
+    assert advice.winnable is False and advice.move in game.legal_moves
+    assert "No win is possible" in advice.message
+    scores = []
+    for move in game.legal_moves:
+        game.play(move)
+        scores.append((removable_cards(game), game.cards_removed))
+        game.undo()
+    game.play(advice.move)
+    assert (removable_cards(game), game.cards_removed) == max(scores)
+
+
+def test_hint_on_a_finished_game_has_no_move():
+    game = Game(Deal.from_number(3), "standard", 3)
+    for move in solve(game).moves:
+        game.play(move)
+    assert hint(game).move is None
+
+
+def test_removable_cards_counts_kings_and_partners_that_can_meet():
+    game = Game(Deal.from_number(1), "standard", 3)
+    # At the start every card but those whose only partners they cover can still go.
+    assert 40 <= removable_cards(game) <= 52
