@@ -26,13 +26,13 @@ from sqlalchemy import func, insert, select, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine import Deal, Game, Move  # noqa: E402
-from app.main import create_app  # noqa: E402
-from app.prestart import migrate  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.store import Database  # noqa: E402
-from app.store.models import GameRecord  # noqa: E402
-from app.web.player import PlayerCookie  # noqa: E402
+from app.engine import Deal, Game, Move
+from app.main import create_app
+from app.prestart import migrate
+from app.settings import Settings
+from app.store import Database
+from app.store.models import GameRecord
+from app.web.player import PlayerCookie
 
 PLAYER = "bench-player-with-many-games"
 SECRET = "bench-secret-key-0123456789"
@@ -56,7 +56,11 @@ def real_games() -> list[tuple[int, str, str, list[Move]]]:
     return games
 
 
-def rows_for(player: str, count: int, start: datetime, seed: int) -> list[dict]:
+def rows_for(player: str, count: int, start: datetime, seed: int,
+             runs: dict | None = None) -> list[dict]:
+    """``count`` ended games of ``player``, with the order and streaks the game code would
+    have recorded (``runs`` carries them from one batch to the next)."""
+    runs = {} if runs is None else runs
     rng = random.Random(seed)
     samples = real_games()
     rows = []
@@ -69,6 +73,13 @@ def rows_for(player: str, count: int, start: datetime, seed: int) -> list[dict]:
         status = rng.choices(("won", "lost", "abandoned"), weights=(3, 6, 1))[0]
         seconds = rng.randint(40, 900)
         moment += timedelta(seconds=seconds + rng.randint(5, 300))
+        won = status == "won"
+        seq, won_before, run_all = runs.get(player, (0, None, 0))
+        _, won_here, run = runs.get((goal, passes), (0, None, 0))
+        streak_all = run_all + 1 if won_before == won else 1
+        streak = run + 1 if won_here == won else 1
+        runs[player] = (seq + 1, won, streak_all)
+        runs[(goal, passes)] = (0, won, streak)
         rows.append({
             "id": f"{player[:6]}{seed:02d}{index:07d}", "player_id": player,
             "deal_number": str(number), "deal_text": None, "goal": goal, "passes": passes,
@@ -77,6 +88,7 @@ def rows_for(player: str, count: int, start: datetime, seed: int) -> list[dict]:
             "cleared": full if status == "won" else rng.randint(0, full - 1),
             "seconds": seconds, "created_at": moment - timedelta(seconds=seconds),
             "updated_at": moment, "finished_at": moment, "version": 1,
+            "seq": seq + 1, "streak": streak, "streak_all": streak_all,
         })
     return rows
 
@@ -88,10 +100,12 @@ def build(database_url: str, games: int) -> float:
     table = GameRecord.__table__
     began = time.perf_counter()
     start = datetime(2020, 1, 1, tzinfo=UTC)
+    runs: dict = {}
     with database.engine.begin() as connection:
         for offset in range(0, games, BATCH):
             batch = rows_for(PLAYER, min(BATCH, games - offset),
-                             start + timedelta(days=offset // 100), seed=offset // BATCH)
+                             start + timedelta(days=offset // 100), seed=offset // BATCH,
+                             runs=runs)
             connection.execute(insert(table), batch)
         for other in range(5):  # neighbours: their games must cost the player nothing
             connection.execute(insert(table), rows_for(f"other-{other}", 4_000, start,

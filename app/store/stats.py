@@ -1,10 +1,9 @@
 """Statistics, history, export and reset: every query about a player's ended games.
 
-Each figure is computed by the database (aggregates, window functions, LIMIT) over the indexes
-on (player_id, goal, passes, finished_at, ...), (player_id, seq) and (player_id, goal, passes,
-seq); Python only ever
-sees a handful of rows per variant, so a player with 100,000 games costs no more memory than
-one with ten (see bench/stats.py).
+Each figure is computed by the database (aggregates and LIMITed look-ups) over the indexes on
+(player_id, goal, passes, finished_at, ...), (player_id, seq) and (player_id, goal, passes, seq);
+Python only ever sees a handful of rows per variant, so a player with 100,000 games costs no
+more memory than one with ten (see bench/stats.py).
 
 What counts (issue 4): a game is in the statistics once it has ended (won, lost or abandoned)
 and had at least one move. Abandoned counts as played and not won. Results run in the order

@@ -55,6 +55,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
     stats = statistics(session, player_id)
     pages = max(1, math.ceil(stats.total.played / HISTORY_PAGE_SIZE))
     page = min(page, pages)
+    only_history = is_htmx(request) and request.headers.get("HX-Target") == "history"
     context = {
         "name": display_name(session, player_id),
         "name_value": name_value,
@@ -67,7 +68,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             {"variant": variant, "figures": stats.variants[variant],
              "list": figure_list(stats.variants[variant]),
              "chart": results_chart(variant, recent_results(session, player_id, variant))
-             if stats.variants[variant].played else None}
+             if stats.variants[variant].played and not only_history else None}
             for variant in VARIANTS
         ],
         "history": [history_row(row) for row in history(session, player_id, page)],
@@ -75,7 +76,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
         "pages": pages,
         "page_links": page_numbers(page, pages),
     }
-    if is_htmx(request) and request.headers.get("HX-Target") == "history":
+    if only_history:
         return templates.TemplateResponse(request, "stats.html", context, block_name="history")
     return templates.TemplateResponse(request, "stats.html", context, status_code=status_code)
 

@@ -194,7 +194,8 @@ def test_history_is_paginated_newest_first(client, app):
             session.add(GameRecord(
                 id=f"h{n:03d}", player_id=pid, deal_number=str(n + 1), goal="standard",
                 passes=3, moves="draw", move_count=1, undo_count=0, status="lost", cleared=0,
-                seconds=30, created_at=moment, updated_at=moment, finished_at=moment))
+                seconds=30, created_at=moment, updated_at=moment, finished_at=moment,
+                seq=n + 1, streak=n + 1, streak_all=n + 1))
     database.dispose()
     first = client.get("/stats").text
     assert re.findall(r'<tr data-game="(h\d+)"', first)[:2] == ["h044", "h043"]

@@ -28,6 +28,7 @@ from app.store import (
     set_display_name,
     statistics,
 )
+from app.store.games import record_result
 from app.store.models import GameRecord
 from app.web.statsview import figure_list, page_numbers, results_chart
 
@@ -53,6 +54,8 @@ def add(session, player: str, status: str, minute: int, *, goal: str = "standard
         seconds=seconds if status != "playing" else None,
         created_at=T0, updated_at=finished or T0, finished_at=finished)
     session.add(record)
+    session.flush()
+    record_result(session, record)  # as the game code does when a game ends
     session.flush()
     return record.id
 
@@ -144,11 +147,12 @@ def test_streaks_per_variant_and_in_total_run_in_finishing_order(db):
     assert (stats.total.longest_winning, stats.total.longest_losing) == (2, 1)
 
 
-def test_exact_ties_in_finishing_time_are_ordered_by_id(db):
+def test_results_run_in_the_order_they_were_recorded_even_at_equal_times(db):
     with db.session() as session:
-        add(session, "p", "lost", 1, game_id="a1")
-        add(session, "p", "won", 1, game_id="b1")
+        first = add(session, "p", "lost", 1, game_id="b1")
+        second = add(session, "p", "won", 1, game_id="a1")
         f = statistics(session, "p").variants[STD3]
+        assert [r.id for r in history(session, "p", 1)] == [second, first]
     assert (f.current_streak, f.current_streak_won) == (1, True)
 
 
@@ -262,3 +266,42 @@ def test_leaving_games_abandons_only_those_with_moves_exactly_once(db):
         game.play(Move.draw())
         with pytest.raises(GameEnded):
             save_position(session, record, game)
+
+
+def test_the_migration_fills_in_games_stored_before_it(database_url):
+    """Games from revision 0001 get cards cleared, seconds, and their order and streaks."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from app.prestart import alembic_config
+    from app.store import Database
+
+    config = alembic_config(database_url)
+    command.downgrade(config, "0001")
+    database = Database(database_url)
+    insert = text(
+        "INSERT INTO games (id, player_id, deal_number, goal, passes, moves, move_count, "
+        "undo_count, status, created_at, updated_at, finished_at, version) VALUES "
+        "(:id, 'old', '3', 'standard', 3, :moves, :count, 0, :status, :created, :updated, "
+        ":finished, 1)")
+    with database.engine.begin() as connection:
+        connection.execute(insert, {"id": "w1", "moves": "KS draw", "count": 2,
+                                    "status": "lost", "created": T0,
+                                    "updated": T0 + timedelta(seconds=50),
+                                    "finished": T0 + timedelta(seconds=50)})
+        connection.execute(insert, {"id": "a1", "moves": "KS", "count": 1,
+                                    "status": "abandoned", "created": T0,
+                                    "updated": T0 + timedelta(seconds=80), "finished": None})
+    database.dispose()
+    command.upgrade(config, "head")
+    database = Database(database_url)
+    try:
+        with database.session() as session:
+            lost, left = session.get(GameRecord, "w1"), session.get(GameRecord, "a1")
+            assert (lost.cleared, lost.seconds, lost.seq, lost.streak) == (1, 50, 1, 1)
+            assert (left.cleared, left.seconds, left.seq, left.streak) == (1, 80, 2, 2)
+            assert left.finished_at is not None
+            stats = statistics(session, "old")
+            assert (stats.total.played, stats.total.longest_losing) == (2, 2)
+    finally:
+        database.dispose()

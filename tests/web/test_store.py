@@ -29,8 +29,8 @@ def test_migrations_create_the_games_table(db):
     assert {"id", "player_id", "deal_number", "deal_text", "goal", "passes", "moves",
             "status", "created_at", "updated_at", "finished_at", "version"} <= columns
     assert {"cleared", "seconds"} <= columns
-    assert {"ix_games_player_status", "ix_games_player_variant_finished",
-            "ix_games_player_finished"} <= {i["name"] for i in inspector.get_indexes("games")}
+    assert {"ix_games_player_status", "ix_games_player_variant_finished", "ix_games_player_seq",
+            "ix_games_player_variant_seq"} <= {i["name"] for i in inspector.get_indexes("games")}
     assert "players" in inspector.get_table_names()
 
 
