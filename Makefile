@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench venv clean
+.PHONY: run test lint bench bench-stats venv clean
 
 $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: venv
 
 bench: venv
 	$(BIN)/python bench/solver.py
+
+bench-stats: venv
+	$(BIN)/python bench/stats.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info app/engine/*.so
