@@ -9,12 +9,17 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
 from app.web import api, errors, pages, replay, stats
 from app.web.player import PlayerCookie
+
+SWAGGER_UI = "/static/vendor/swagger-ui-5.35.0"
+"""Swagger UI, vendored from the npm package swagger-ui-dist (no CDN: /docs works offline)."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -31,7 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Pyramid Solitaire: the standard and whole-deck goals, with deal links.",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,  # served below from the vendored Swagger UI
         redoc_url=None,
     )
     app.state.settings = settings
@@ -42,6 +47,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stats.router)
     app.include_router(replay.router)
     app.include_router(api.router)
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json", title="Pyramid API",
+            swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css",
+            swagger_favicon_url=f"{SWAGGER_UI}/favicon-32x32.png")
+
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app
 

@@ -1,6 +1,7 @@
 """Solver benchmark: decide deals 1..N in each of the six variants and print the figures.
 
     python bench/solver.py [--deals 1000] [--goal standard|wholedeck] [--passes 1|2|3]
+    python bench/solver.py --hints [--deals 200]
 
 One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
 decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, and deals
@@ -10,6 +11,7 @@ per second. Nothing here is a test: the figures go into the README.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -18,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.engine import Deal, Game
-from app.engine.solver import solve
+from app.engine.solver import hint, solve
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -57,15 +59,44 @@ def run_variant(goal: str, passes: int, deals: int, start: int) -> dict[str, flo
     }
 
 
+def time_hints(goal: str, passes: int, deals: int, start: int) -> list[float]:
+    """Seconds per ``hint`` call, from a position 10 random moves into each deal."""
+    seconds = []
+    for number in range(start, start + deals):
+        rng = random.Random(number)
+        game = Game(Deal.from_number(number), goal, passes)
+        for _ in range(10):
+            if game.is_over():
+                break
+            game.play(rng.choice(game.legal_moves))
+        if game.is_over():
+            continue
+        t0 = time.perf_counter()
+        hint(game)
+        seconds.append(time.perf_counter() - t0)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--start", type=int, default=1)
     parser.add_argument("--goal", choices=["standard", "wholedeck"], action="append")
     parser.add_argument("--passes", type=int, choices=[1, 2, 3], action="append")
+    parser.add_argument("--hints", action="store_true",
+                        help="time hint() from mid-game positions instead")
     args = parser.parse_args()
     goals = args.goal or ["standard", "wholedeck"]
     passes_list = args.passes or [1, 2, 3]
+    if args.hints:
+        print(f"hint() 10 random moves into deals {args.start}..{args.start + args.deals - 1}")
+        print(f"{'variant':<14}{'hints':>7}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+        for goal in goals:
+            for passes in passes_list:
+                t = time_hints(goal, passes, args.deals, args.start)
+                print(f"{goal + f' {passes}p':<14}{len(t):>7}{1000 * statistics.median(t):>11.2f}"
+                      f"{1000 * percentile(t, 0.99):>9.1f}{1000 * max(t):>9.1f}", flush=True)
+        return
     header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'median':>8}{'p99 ms':>9}{'max ms':>9}"
               f"{'(deal)':>8}{'mean nodes':>12}{'median':>9}{'p99 nodes':>11}{'max nodes':>11}"
               f"{'deals/s':>9}")

@@ -6,10 +6,11 @@ engine judges every move and its reason comes back with a 422 when a move is ill
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from app.engine import (
     DEFAULT_PASSES,
@@ -30,21 +31,28 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 class NewGame(BaseModel):
-    """A new game: a deal number (random when left out), the goal and the number of passes."""
+    """A new game: a deal number (random when left out), the goal and the number of passes.
 
-    model_config = ConfigDict(extra="forbid")
+    Strict: a deal or a number of passes is a JSON integer, never ``true``, ``"12"`` or ``1.0``.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     deal: int | None = Field(
         default=None, ge=MIN_DEAL_NUMBER, le=MAX_DEAL_NUMBER,
         description="PySolFC deal number; random when omitted.", examples=[42])
-    goal: Goal = Field(default=Goal.STANDARD, description="standard or wholedeck")
-    passes: Literal[1, 2, 3] = Field(default=DEFAULT_PASSES, description="Trips through the stock")
+    goal: Literal["standard", "wholedeck"] = Field(default=Goal.STANDARD.value,
+                                                   description="standard or wholedeck")
+    # StrictInt, not Literal[1, 2, 3]: a Literal lets ``true`` and ``3.0`` through (== 1, == 3).
+    passes: StrictInt = Field(default=DEFAULT_PASSES, ge=1, le=3,
+                              description="Trips through the stock: 1, 2 or 3",
+                              json_schema_extra={"enum": [1, 2, 3]})
 
 
 class MoveIn(BaseModel):
     """One move in RULES.md's JSON form."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
         {"op": "remove", "cards": ["5H", "8C"]}, {"op": "remove", "cards": ["KS"]},
         {"op": "draw"}, {"op": "recycle"}]})
 
@@ -104,6 +112,24 @@ def _open(session, game_id: str):
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no game {game_id!r}") from None
 
 
+def existing_game(game_id: str, session: SessionDep) -> str:
+    """The game's id, once it is known to exist: an unknown game is a 404 whatever the body."""
+    _open(session, game_id)
+    return game_id
+
+
+async def move_body(request: Request) -> MoveIn:
+    """The move in the request body, read only after ``existing_game`` has found the game
+    (FastAPI would otherwise judge a declared body before any dependency runs)."""
+    raw = await request.body()
+    try:
+        return MoveIn.model_validate_json(raw or b"null")
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**err, "loc": ("body", *err["loc"])}
+             for err in exc.errors(include_url=False, include_input=False)]) from None
+
+
 ERRORS = {
     403: {"model": Problem, "description": "The game belongs to another player"},
     404: {"model": Problem, "description": "No such game"},
@@ -130,10 +156,13 @@ def read(game_id: str, session: SessionDep) -> GameState:
 
 
 @router.post("/games/{game_id}/moves", response_model=GameState,
-             responses={**ERRORS, 422: {"model": Problem, "description": "Illegal move"}})
-def move(game_id: str, body: MoveIn, session: SessionDep, player_id: PlayerDep) -> GameState:
-    """Play one move; an illegal move answers 422 with the engine's reason."""
-    _open(session, game_id)
+             responses={**ERRORS, 422: {"model": Problem, "description": "Illegal move"}},
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "application/json": {"schema": MoveIn.model_json_schema()}}}})
+def move(game_id: Annotated[str, Depends(existing_game)],
+         body: Annotated[MoveIn, Depends(move_body)],
+         session: SessionDep, player_id: PlayerDep) -> GameState:
+    """Play one move (a ``MoveIn``); an illegal move answers 422 with the engine's reason."""
     try:
         chosen = Move.from_dict(body.model_dump(exclude_none=True))
         record, game = actions.play(session, game_id, player_id, chosen)

@@ -8,6 +8,7 @@ the message. ``HX-Request`` tells the two apart.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from typing import Annotated, Any
 
@@ -29,13 +30,23 @@ from app.engine import (
     Move,
 )
 from app.engine.game import parse_goal, parse_passes
+from app.engine.solver import hint as solver_hint
 from app.settings import PROJECT_DIR
 from app.store import GameConflict, GameRecord, latest_unfinished
+from app.web import flash
 from app.web import play as actions
 from app.web.deps import PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
+from app.web.flash import Flash
 from app.web.templating import templates
-from app.web.view import board_context, describe_move, explain_illegal, with_symbols
+from app.web.view import (
+    board_context,
+    describe_hint,
+    describe_move,
+    explain_illegal,
+    status_of,
+    with_symbols,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,21 +70,46 @@ def share_link(request: Request, record: GameRecord, game: Game) -> str | None:
 
 
 def render_board(request: Request, record: GameRecord, game: Game, player_id: str, *,
-                 selected: str | None = None, message: str = "", status_code: int = 200,
-                 removed: tuple[Card, ...] = ()) -> Response:
-    """The board page, or for HTMX just the board plus out-of-band counters and message."""
+                 selected: str | None = None, message: str = "", tone: str = "info",
+                 removed: tuple[Card, ...] = (), hinted: tuple[str, ...] = (),
+                 hinted_action: str | None = None) -> Response:
+    """The board page, or for HTMX just the board plus out-of-band counters and message.
+
+    HTMX answers are always 200, a refused move included: the refusal is a message on the
+    board, not an HTTP error (the JSON API keeps its 4xx answers).
+    """
     context: dict[str, Any] = board_context(
-        record, game, can_play=record.player_id == player_id, selected=selected)
-    context.update(message=message, share_link=share_link(request, record, game),
+        record, game, can_play=record.player_id == player_id, selected=selected,
+        hinted=hinted, hinted_action=hinted_action)
+    context.update(message=message, tone=tone, share_link=share_link(request, record, game),
                    oob=is_htmx(request), max_deal=MAX_DEAL_NUMBER)
     if not is_htmx(request):
-        return templates.TemplateResponse(request, "game.html", context, status_code=status_code)
+        return templates.TemplateResponse(request, "game.html", context)
     response = templates.TemplateResponse(request, "game.html", context,
-                                          status_code=status_code, block_names=BOARD_BLOCKS)
+                                          block_names=BOARD_BLOCKS)
     if removed:
         # Fired before the swap, so the page can animate the leaving cards.
         response.headers["HX-Trigger"] = json.dumps(
             {"cardsRemoved": {"cards": [card.name for card in removed]}})
+    return response
+
+
+def answer(request: Request, record: GameRecord, game: Game, player_id: str, message: str, *,
+           tone: str = "info", selected: str | None = None, removed: tuple[Card, ...] = (),
+           hinted: tuple[str, ...] = (), hinted_action: str | None = None) -> Response:
+    """What every board form gets back.
+
+    HTMX: the board fragment with ``message`` in the live region. Without JavaScript: always
+    POST -> 303 back to the board (a reload never re-posts), the message flashed through the
+    redirect into the same live region.
+    """
+    if is_htmx(request):
+        return render_board(request, record, game, player_id, selected=selected,
+                            message=message, tone=tone, removed=removed, hinted=hinted,
+                            hinted_action=hinted_action)
+    response = see_other(game_url(record.id, selected))
+    flash.put(request, response, record.id,
+              Flash(message, tone=tone, cards=hinted, action=hinted_action))
     return response
 
 
@@ -133,6 +169,16 @@ def new_game(
     return see_other(game_url(record.id))
 
 
+CANONICAL_DEAL = re.compile(r"[1-9][0-9]{0,24}", re.ASCII)
+
+
+@router.get("/games", include_in_schema=False)
+@router.get("/games/", include_in_schema=False)
+def games_index() -> Response:
+    """There is no list of games to show: the home page is where games start."""
+    return see_other("/")
+
+
 @router.get("/deal/{number}", name="deal_link")
 def deal_link(
     session: SessionDep,
@@ -141,7 +187,15 @@ def deal_link(
     goal: Annotated[str | None, Query()] = None,
     passes: Annotated[str | None, Query()] = None,
 ) -> Response:
-    """The share link: start deal ``number`` with these rules at once."""
+    """The share link: start deal ``number`` with these rules at once.
+
+    The path takes the canonical form only (plain ASCII digits, no leading zero), so each
+    deal has one link: ``/deal/1_000``, ``/deal/01`` or ``/deal/%205`` are not deal links.
+    """
+    if not CANONICAL_DEAL.fullmatch(number):
+        raise PageError(404, "No such deal",
+                        "A deal link ends in the deal's number written with plain digits "
+                        "and no leading zero, like /deal/1000.")
     try:
         deal = Deal.from_number(Deal.parse_number(number))
     except DealError as exc:
@@ -171,7 +225,15 @@ def _check_owner(record: GameRecord, player_id: str) -> None:
 def board(request: Request, session: SessionDep, player_id: PlayerDep, game_id: str,
           selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
     record, game = _open(session, game_id)
-    return render_board(request, record, game, player_id, selected=selected)
+    shown = flash.take(request, record.id)
+    if shown is None:
+        response = render_board(request, record, game, player_id, selected=selected)
+    else:
+        response = render_board(request, record, game, player_id, selected=selected,
+                                message=shown.message, tone=shown.tone, hinted=shown.cards,
+                                hinted_action=shown.action)
+    flash.clear(request, response, record.id)
+    return response
 
 
 @router.post("/games/{game_id}/play", name="play")
@@ -192,52 +254,48 @@ def play(
     record, game = _open(session, game_id)
     _check_owner(record, player_id)
 
-    def answer(message: str, *, sel: str | None = None, status: int = 200) -> Response:
-        if status == 200 and not is_htmx(request):
-            return see_other(game_url(record.id, sel))
-        return render_board(request, record, game, player_id, selected=sel, message=message,
-                            status_code=status)
+    def reply(message: str, *, sel: str | None = None, refused: bool = False) -> Response:
+        return answer(request, record, game, player_id, message, selected=sel,
+                      tone="error" if refused else "info")
 
     try:
         if action in ("draw", "recycle"):
             move = Move.draw() if action == "draw" else Move.recycle()
         elif action:
-            return answer(f"Unknown action {action!r}.", status=400)
+            return reply(f"Unknown action {action!r}.", refused=True)
         else:
             if not card:
-                return answer("Choose a card.", status=400)
+                return reply("Choose a card.", refused=True)
             clicked = Card.parse(card)
             first = Card.parse(selected) if selected else None
             if first == clicked:
-                return answer(f"{clicked.symbol} is no longer selected.")
+                return reply(f"{clicked.symbol} is no longer selected.")
             if first is None and not clicked.is_king:
                 if clicked not in game.free_cards():
-                    return answer(with_symbols(_why_not_selectable(game, clicked)), status=422)
-                return answer(f"{clicked.symbol} selected: choose a card to make 13 with it.",
-                              sel=clicked.name)
+                    return reply(with_symbols(_why_not_selectable(game, clicked)), refused=True)
+                return reply(f"{clicked.symbol} selected: choose a card to make 13 with it.",
+                             sel=clicked.name)
             move = Move.remove(clicked) if first is None else Move.remove(first, clicked)
     except (CardError, ValueError) as exc:
-        return answer(f"That is not a card: {exc}", status=400)
+        return reply(f"That is not a card: {exc}", refused=True)
 
     try:
         record, game = actions.play(session, game_id, player_id, move)
     except IllegalMove as exc:
-        return answer(explain_illegal(move, str(exc)), status=422)
+        return reply(explain_illegal(move, str(exc)), refused=True)
     except GameConflict as exc:
         session.rollback()
         record, game = _open(session, game_id)
-        return answer(str(exc), status=409)
-    if not is_htmx(request):
-        return see_other(game_url(record.id))
+        return reply(str(exc), refused=True)
     message = describe_move(move)
     outcome = game.outcome()
     if outcome is not None:
         message += f" {'You won!' if outcome.won else 'Game over.'} {outcome.reason}"
-    return render_board(request, record, game, player_id, message=message,
-                        removed=move.cards)
+    return answer(request, record, game, player_id, message, removed=move.cards)
 
 
 def _why_not_selectable(game: Game, card: Card) -> str:
+    """Why a lone card cannot be selected, saying no more than the player can see."""
     if game.is_over():
         return "The game is over."
     where = game.location(card)
@@ -245,7 +303,10 @@ def _why_not_selectable(game: Game, card: Card) -> str:
         return f"{card} has already been removed."
     if where.pile == "pyramid":
         return f"{card} is covered: free the cards on top of it first."
-    return f"{card} is not on top of the {where.pile}."
+    # Only the top cards of the stock and the waste are face up: where the others lie, and
+    # even which pile holds them, is hidden (the engine's own wording).
+    return (f"{card} is not a free card: only the top cards of the stock and the waste can "
+            "be played.")
 
 
 @router.post("/games/{game_id}/undo", name="undo")
@@ -255,15 +316,36 @@ def undo(request: Request, session: SessionDep, player_id: PlayerDep, game_id: s
     try:
         record, game, move = actions.undo(session, game_id, player_id)
     except IllegalMove as exc:
-        return render_board(request, record, game, player_id, message=str(exc), status_code=422)
+        return answer(request, record, game, player_id, str(exc), tone="error")
     except GameConflict as exc:
         session.rollback()
         record, game = _open(session, game_id)
-        return render_board(request, record, game, player_id, message=str(exc), status_code=409)
-    if not is_htmx(request):
-        return see_other(game_url(record.id))
-    return render_board(request, record, game, player_id,
-                        message=f"Took back: {with_symbols(move.to_text())}.")
+        return answer(request, record, game, player_id, str(exc), tone="error")
+    return answer(request, record, game, player_id,
+                  f"Took back: {with_symbols(move.to_text())}.")
+
+
+@router.post("/games/{game_id}/hint", name="hint")
+def hint(request: Request, session: SessionDep, player_id: PlayerDep, game_id: str) -> Response:
+    """Ask the solver for the next move. Read-only: nothing is saved, so a hint changes neither
+    the game nor the statistics. A plain ``def`` route, so FastAPI runs the search (bounded by
+    the solver's node limit, at most about a second) in its threadpool."""
+    record, game = _open(session, game_id)
+    _check_owner(record, player_id)
+    session.rollback()  # nothing to write: end the read transaction before the search
+    if status_of(game, record) != "playing":
+        return answer(request, record, game, player_id,
+                      "The game is over: there is nothing left to hint.", tone="error")
+    advice = solver_hint(game.copy())
+    cards: tuple[str, ...] = ()
+    action: str | None = None
+    if advice.move is not None:
+        if advice.move.cards:
+            cards = tuple(card.name for card in advice.move.cards)
+        else:
+            action = advice.move.op.value
+    return answer(request, record, game, player_id, describe_hint(advice), hinted=cards,
+                  hinted_action=action)
 
 
 @router.post("/games/{game_id}/restart", name="restart")

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.engine import Card, CardError, Game, Move, Op
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
+from app.engine.solver import Hint
 from app.store import GameRecord
 from app.store.games import elapsed_seconds
 
@@ -47,6 +48,29 @@ def describe_move(move: Move) -> str:
     if move.op is Op.RECYCLE:
         return "Turned the waste over: next pass."
     return "Removed " + " and ".join(card.symbol for card in move.cards) + "."
+
+
+def describe_hint(hint: Hint) -> str:
+    """A hint for the live region: the move in words, then the solver's verdict.
+
+    ``Hint: remove 5♥ and 8♣. This deal can still be won.``
+    """
+    move = hint.move
+    if move is None:
+        return with_symbols(hint.message)
+    if move.op is Op.DRAW:
+        step = "draw a card from the stock"
+    elif move.op is Op.RECYCLE:
+        step = "turn the waste over for the next pass"
+    else:
+        step = "remove " + " and ".join(card.symbol for card in move.cards)
+    if hint.winnable is True:
+        verdict = "This deal can still be won."
+    elif hint.winnable is False:
+        verdict = "No win is possible from here; this keeps the most cards in play."
+    else:
+        verdict = "The solver could not decide this position in time."
+    return f"Hint: {step}. {verdict}"
 
 
 def format_duration(seconds: int) -> str:
@@ -103,10 +127,13 @@ def describe_step(move: Move) -> str:
 
 
 def board_context(record: GameRecord, game: Game, *, can_play: bool,
-                  selected: str | None = None, replay: bool = False) -> dict[str, Any]:
+                  selected: str | None = None, replay: bool = False,
+                  hinted: tuple[str, ...] = (), hinted_action: str | None = None,
+                  ) -> dict[str, Any]:
     """Everything the board template needs, computed once here rather than in Jinja.
 
     ``replay`` draws the same board read-only: free cards look free but nothing is a control.
+    ``hinted`` cards (or the ``hinted_action`` control) are highlighted after a hint.
     """
     outcome = game.outcome()
     status = "playing" if replay and outcome is None else status_of(game, record)
@@ -130,6 +157,8 @@ def board_context(record: GameRecord, game: Game, *, can_play: bool,
         "selectable": selectable,
         "selected": selected,
         "can_play": owner,
+        "hinted": set(hinted) & selectable,
+        "hinted_action": hinted_action if can_move else None,
         "can_move": can_move,
         "can_draw": can_move and Move.draw() in legal,
         "can_recycle": can_move and Move.recycle() in legal,
@@ -144,15 +173,20 @@ def board_context(record: GameRecord, game: Game, *, can_play: bool,
 
 
 def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
-    """The JSON form of a game for ``/api/games/{id}``."""
+    """The JSON form of a game for ``/api/games/{id}``.
+
+    Once the game is over (won, lost or abandoned) nothing is free and no move is legal.
+    """
     outcome = game.outcome()
+    status = status_of(game, record)
+    playing = status == "playing"
     return {
         "id": record.id,
         "deal": int(record.deal_number) if record.deal_number is not None else None,
         "custom_deal": record.deal_text,
         "goal": game.goal.value,
         "passes": game.passes,
-        "status": status_of(game, record),
+        "status": status,
         "reason": (ABANDONED_REASON if record.status == "abandoned"
                    else outcome.reason if outcome else None),
         "pyramid": [card.name if card else None for card in game.pyramid],
@@ -162,8 +196,8 @@ def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
                   "count": len(game.waste)},
         "pass": game.pass_number,
         "passes_left": game.passes_left,
-        "free": [card.name for card in game.free_cards()],
-        "legal_moves": [move.to_dict() for move in game.legal_moves],
+        "free": [card.name for card in game.free_cards()] if playing else [],
+        "legal_moves": [move.to_dict() for move in game.legal_moves] if playing else [],
         "moves": [move.to_dict() for move in game.moves],
         "cards_removed": game.cards_removed,
         "elapsed_seconds": elapsed_seconds(record),

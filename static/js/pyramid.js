@@ -1,6 +1,7 @@
 /* Pyramid: the little the board needs beyond HTML forms and htmx.
  *  - selecting the first card of a pair happens here, at once, without a request;
- *  - keyboard play: arrow keys between free cards, D to draw/recycle, U to undo, Esc;
+ *  - keyboard play: arrow keys between free cards, D to draw/recycle, U to undo, H for a
+ *    hint, Esc;
  *  - focus kept in place across board redraws, the game clock, the copy-link button;
  *  - the leaving-card animation (skipped when the player prefers reduced motion).
  * Without this file every control still works as a plain form.
@@ -103,6 +104,9 @@
     } else if (key === "u" || key === "U") {
       event.preventDefault();
       clickControl("[data-action=undo]");
+    } else if (key === "h" || key === "H") {
+      event.preventDefault();
+      clickControl("[data-action=hint]");
     } else if (key === "Escape") {
       setSelected("");
       say("Selection cleared.");
@@ -192,7 +196,12 @@
     say("That did not work (" + status + "). Reload the page to see the game as it is.");
   });
 
-  /* Copy the deal link. */
+  /* Copy the deal link: the button only exists for people with JavaScript. */
+  function showCopyButtons() {
+    document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy-link]");
     if (!button) return;
@@ -318,6 +327,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     startClock();
+    showCopyButtons();
     if (replayRoot()) {
       afterReplaySwap();
       // A page opened with ?play=1 (the no-JS play link) goes on playing with the timer.
