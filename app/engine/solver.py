@@ -172,7 +172,7 @@ def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT) -> Hint:
     solution = solve(game, node_limit=node_limit)
     if solution.winnable and solution.moves:
         move = solution.moves[0]
-        return Hint(move, True, f"Play {move}: this deal can still be won.")
+        return Hint(move, True, f"{_say(move)}: this deal can still be won.")
     best: Move | None = None
     best_score = (-1, -1)
     for move in game.legal_moves:
@@ -182,8 +182,21 @@ def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT) -> Hint:
         if score > best_score:
             best, best_score = move, score
     if solution.winnable is None:
-        return Hint(best, None, f"Try {best}: the solver could not decide this position in time.")
-    return Hint(best, False, f"No win is possible from here; {best} keeps the most cards in play.")
+        return Hint(best, None,
+                    f"{_say(best)}: the solver could not decide this position in time.")
+    return Hint(best, False,
+                f"No win is possible from here. {_say(best)}: that keeps the most cards in play.")
+
+
+def _say(move: Move | None) -> str:
+    """A move as a player would say it: ``Remove 5H and 8C``, ``Draw a card``."""
+    if move is None:
+        return "No move"
+    if move.op is Op.DRAW:
+        return "Draw a card"
+    if move.op is Op.RECYCLE:
+        return "Recycle the waste"
+    return "Remove " + " and ".join(card.name for card in move.cards)
 
 
 # --- the plain reference search ---------------------------------------------------------------

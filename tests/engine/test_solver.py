@@ -141,3 +141,13 @@ def test_removable_cards_counts_kings_and_partners_that_can_meet():
     game = Game(Deal.from_number(1), "standard", 3)
     # At the start every card but those whose only partners they cover can still go.
     assert 40 <= removable_cards(game) <= 52
+
+
+def test_hint_messages_say_the_move_in_words():
+    game = Game(Deal.from_number(3), "standard", 3)
+    advice = hint(game)
+    words = ("Remove " + " and ".join(c.name for c in advice.move.cards)
+             if advice.move.cards else None)
+    assert advice.message.startswith(words or ("Draw a card" if advice.move.op == "draw"
+                                               else "Recycle the waste"))
+    assert advice.message.endswith("this deal can still be won.")
