@@ -6,6 +6,8 @@ engine judges every move and its reason comes back with a 422 when a move is ill
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
@@ -137,6 +139,20 @@ ERRORS = {
 }
 
 
+@contextmanager
+def refusals_as_http() -> Iterator[None]:
+    """The engine's and the store's refusals as HTTP errors: an illegal move is 422 with the
+    engine's reason, another player's game 403, a move that lost a race 409."""
+    try:
+        yield
+    except (MoveError, IllegalMove) as exc:
+        raise HTTPException(422, str(exc)) from None
+    except actions.NotYourGame:
+        raise HTTPException(403, "this game belongs to another player") from None
+    except GameConflict as exc:
+        raise HTTPException(409, str(exc)) from None
+
+
 @router.post("/games", status_code=201, response_model=GameState)
 def create(body: NewGame, request: Request, response: Response, session: SessionDep,
            settings: SettingsDep, player_id: PlayerDep) -> GameState:
@@ -163,15 +179,9 @@ def move(game_id: Annotated[str, Depends(existing_game)],
          body: Annotated[MoveIn, Depends(move_body)],
          session: SessionDep, player_id: PlayerDep) -> GameState:
     """Play one move (a ``MoveIn``); an illegal move answers 422 with the engine's reason."""
-    try:
+    with refusals_as_http():
         chosen = Move.from_dict(body.model_dump(exclude_none=True))
         record, game = actions.play(session, game_id, player_id, chosen)
-    except (MoveError, IllegalMove) as exc:
-        raise HTTPException(422, str(exc)) from None
-    except actions.NotYourGame:
-        raise HTTPException(403, "this game belongs to another player") from None
-    except GameConflict as exc:
-        raise HTTPException(409, str(exc)) from None
     return state(record, game)
 
 
@@ -180,12 +190,6 @@ def move(game_id: Annotated[str, Depends(existing_game)],
 def undo(game_id: str, session: SessionDep, player_id: PlayerDep) -> GameState:
     """Take back the last move."""
     _open(session, game_id)
-    try:
+    with refusals_as_http():
         record, game, _ = actions.undo(session, game_id, player_id)
-    except IllegalMove as exc:
-        raise HTTPException(422, str(exc)) from None
-    except actions.NotYourGame:
-        raise HTTPException(403, "this game belongs to another player") from None
-    except GameConflict as exc:
-        raise HTTPException(409, str(exc)) from None
     return state(record, game)
