@@ -1,13 +1,14 @@
 """Builds the solver's C core; everything else about the package is in pyproject.toml."""
 
+import platform
+
 from setuptools import Extension, setup
 
-setup(
-    ext_modules=[
-        Extension(
-            "app.engine._solver",
-            sources=["app/engine/_solver.c"],
-            extra_compile_args=["-O2", "-std=c99"],
-        )
-    ]
-)
+# The search counts bits all the time: on x86-64 let the compiler use the POPCNT instruction
+# (every x86-64 processor of the last fifteen years has it) rather than a library routine.
+ARGS = ["-O2", "-std=c99"]
+if platform.machine().lower() in ("x86_64", "amd64"):
+    ARGS.append("-mpopcnt")
+
+setup(ext_modules=[Extension("app.engine._solver", sources=["app/engine/_solver.c"],
+                             extra_compile_args=ARGS)])
