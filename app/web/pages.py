@@ -48,6 +48,8 @@ from app.web.view import (
     with_symbols,
 )
 
+ODDS_FILE = "docs/odds-deals-1-10000.json"
+
 router = APIRouter(include_in_schema=False)
 
 BOARD_BLOCKS = ["board", "counters", "message"]
@@ -134,8 +136,20 @@ def render_home(request: Request, session, player_id: str, *, form: dict[str, st
         "form": form or {"goal": "standard", "passes": str(DEFAULT_PASSES), "deal": ""},
         "error": error,
         "max_deal": MAX_DEAL_NUMBER,
+        "odds": winnable_shares(),
     }
     return templates.TemplateResponse(request, "home.html", context, status_code=status_code)
+
+
+@lru_cache(maxsize=1)
+def winnable_shares() -> dict[str, dict[int, float]]:
+    """The share of deals the solver found winnable, per goal and passes, from the committed
+    results of ``pyramid odds`` (docs/odds-deals-1-10000.json): ``{"standard": {1: 0.092}}``."""
+    rows = json.loads((PROJECT_DIR / ODDS_FILE).read_text(encoding="utf-8"))
+    shares: dict[str, dict[int, float]] = {}
+    for row in rows:
+        shares.setdefault(row["goal"], {})[row["passes"]] = row["wins"] / row["deals"]
+    return shares
 
 
 @router.get("/", response_class=HTMLResponse, name="home")

@@ -354,3 +354,14 @@ def test_card_symbols_in_messages():
     assert explain_illegal(Move.remove("7H", "5C"), "5C and 7H make 12, not 13.") == (
         "5♣ + 7♥ = 12, not 13.")
     assert Card.parse("QH").long_name == "Queen of hearts"
+
+
+def test_home_page_shows_the_solvers_odds_from_the_committed_results(client):
+    import json
+
+    from app.settings import PROJECT_DIR
+    rows = json.loads((PROJECT_DIR / "docs" / "odds-deals-1-10000.json").read_text())
+    whole_one_pass = next(r for r in rows if r["goal"] == "wholedeck" and r["passes"] == 1)
+    html = client.get("/").text
+    assert "How often can a deal be won?" in html
+    assert f"{100 * whole_one_pass['wins'] / whole_one_pass['deals']:.1f}%" in html
