@@ -33,7 +33,8 @@
  * F_FORCED: if a card X that every win must remove (a pyramid card; in the whole-deck game any
  *   card) has exactly one remaining card Y it can ever be paired with, and X and Y are both
  *   free now, X+Y is played at once. Every winning line pairs X with Y, so the lemma applies
- *   with C = {X, Y}.
+ *   with C = {X, Y}. (In the last pass the cards under the waste top are never its partners:
+ *   see F_DEAD.)
  * F_DEAD: a position is lost when some card that every win must remove has no remaining
  *   partner it can ever be free together with. Two pyramid cards can never be free together
  *   when one covers the other, directly or through other cards. In the last pass, two cards
@@ -70,7 +71,7 @@ enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 typedef struct {
     uint32_t pyr, rest;
     int top, pass;
-    uint64_t counts; /* talon cards left per value 1..12, 3 bits each (see talon_counts) */
+    uint64_t counts; /* talon cards left per value 1..12, 3 bits each (see count_unit) */
 } Pos;
 
 /* ---- hash sets of 64-bit keys (open addressing; 0 marks an empty slot) -------------------- */
@@ -510,7 +511,7 @@ static void setup_tables(Ctx *c) {
     }
 }
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
+static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer pyr_buf, tal_buf;
     int top, pass, passes, wholedeck, flags;
     long long limit;
@@ -525,7 +526,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     int bad = pyr_buf.len != PYR || tal_buf.len > MAXTALON || top < 0 || top > tal_buf.len
               || passes < 1 || passes > 3 || pass < 0 || pass >= passes;
-    Pos p = {0, 0, 0, pass};
+    Pos p = {0, 0, 0, pass, 0};
     if (!bad) {
         c->n = (int)tal_buf.len;
         c->passes = passes;
