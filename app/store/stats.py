@@ -210,6 +210,11 @@ def history(session: Session, player_id: str, page: int,
     return list(session.execute(query))
 
 
+def history_size(session: Session, player_id: str) -> int:
+    """How many games the history has (for its page count), without the whole aggregate."""
+    return session.scalar(select(func.count()).select_from(G).where(counted(player_id))) or 0
+
+
 def export_rows(session: Session, player_id: str) -> Iterator[Row]:
     """Every game in the statistics, oldest first, streamed in batches (with move lists)."""
     query = (

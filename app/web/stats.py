@@ -22,6 +22,7 @@ from app.store import (
     display_name,
     export_rows,
     history,
+    history_size,
     recent_results,
     reset_statistics,
     set_display_name,
@@ -52,30 +53,35 @@ def see_other(url: str) -> Response:
 def render_stats(request: Request, session, player_id: str, *, page: int = 1,
                  name_error: str | None = None, name_value: str | None = None,
                  notice: str | None = None, status_code: int = 200) -> Response:
-    stats = statistics(session, player_id)
-    pages = max(1, math.ceil(stats.total.played / HISTORY_PAGE_SIZE))
-    page = min(page, pages)
     only_history = is_htmx(request) and request.headers.get("HX-Target") == "history"
+    # A history page alone needs only the page count, not the whole aggregate.
+    stats = None if only_history else statistics(session, player_id)
+    played = history_size(session, player_id) if stats is None else stats.total.played
+    pages = max(1, math.ceil(played / HISTORY_PAGE_SIZE))
+    page = min(page, pages)
     context = {
-        "name": display_name(session, player_id),
-        "name_value": name_value,
-        "name_error": name_error,
-        "name_max": DISPLAY_NAME_MAX,
-        "notice": notice,
-        "total": stats.total,
-        "total_figures": figure_list(stats.total),
-        "variants": [
-            {"variant": variant, "figures": stats.variants[variant],
-             "list": figure_list(stats.variants[variant]),
-             "chart": results_chart(variant, recent_results(session, player_id, variant))
-             if stats.variants[variant].played and not only_history else None}
-            for variant in VARIANTS
-        ],
         "history": [history_row(row) for row in history(session, player_id, page)],
         "page": page,
         "pages": pages,
         "page_links": page_numbers(page, pages),
     }
+    if stats is not None:
+        context |= {
+            "name": display_name(session, player_id),
+            "name_value": name_value,
+            "name_error": name_error,
+            "name_max": DISPLAY_NAME_MAX,
+            "notice": notice,
+            "total": stats.total,
+            "total_figures": figure_list(stats.total),
+            "variants": [
+                {"variant": variant, "figures": stats.variants[variant],
+                 "list": figure_list(stats.variants[variant]),
+                 "chart": results_chart(variant, recent_results(session, player_id, variant))
+                 if stats.variants[variant].played else None}
+                for variant in VARIANTS
+            ],
+        }
     if only_history:
         return templates.TemplateResponse(request, "stats.html", context, block_name="history")
     return templates.TemplateResponse(request, "stats.html", context, status_code=status_code)
