@@ -91,8 +91,3 @@ class Card:
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 """All 52 cards in ``index`` order."""
-
-
-def card(name: str) -> Card:
-    """Shorthand for ``Card.parse``."""
-    return Card.parse(name)

@@ -304,11 +304,6 @@ class Game:
         self.moves.append(move)
         self._outcome = self._compute_outcome()
 
-    def play_text(self, text: str) -> Move:
-        move = Move.from_text(text)
-        self.play(move)
-        return move
-
     def undo(self) -> Move:
         """Take back the last move (also after the game has ended) and return it."""
         if not self._undo:
