@@ -221,6 +221,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
         odds = solve_range(args.goal, args.passes, args.start, args.deals,
                            workers=args.workers, node_limit=args.node_limit,
                            progress=bar.update)
+    if args.verdicts:
+        import gzip
+
+        from app.odds import verdict_string
+
+        with gzip.open(args.verdicts, "wt", encoding="ascii") as out:
+            out.write(verdict_string(odds))
     if args.json:
         print(json.dumps(odds.to_dict()))
         return 0
@@ -291,6 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="show a progress bar on stderr (default: when stderr is a terminal)")
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
+    odds.add_argument("--verdicts", metavar="FILE",
+                      help="also write each deal's verdict to FILE, gzipped, one letter a deal "
+                           "in deal order: W winnable, L not winnable, ? unknown")
     odds.set_defaults(run=cmd_odds)
     return parser
 

@@ -2,13 +2,42 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, DateTime, Index, Integer, SmallInteger, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    Index,
+    Integer,
+    SmallInteger,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-STATUSES = ("playing", "won", "lost", "abandoned")
-ENDED = ("won", "lost", "abandoned")
+
+class GameStatus(StrEnum):
+    """Where a stored game stands. The engine knows won and lost; only the store knows that a
+    player left a game for another (abandoned)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    ABANDONED = "abandoned"
+
+    @property
+    def ended(self) -> bool:
+        """Ended games never change again: their result is final."""
+        return self is not GameStatus.PLAYING
+
+
+STATUSES = tuple(status.value for status in GameStatus)
+ENDED = tuple(status.value for status in GameStatus if status.ended)
 """The statuses a game ends in; once reached, a game never changes again."""
 
 
@@ -45,8 +74,16 @@ class GameRecord(Base):
     # Cards cleared towards the goal: pyramid cards (of 28) for standard, all (of 52) for
     # whole deck. Kept with every save, so statistics never replay games.
     cleared: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
-    # Seconds from the first page to the end, fixed when the game ends (NULL until then).
+    # Seconds from the first move to the end, fixed when the game ends (NULL until then).
     seconds: Mapped[int | None] = mapped_column(Integer)
+    # When the first move was played: the clock starts there (NULL until then).
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Hints asked for (POST /api/games/{id}/hint and the board's Hint button).
+    hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The UTC date whose deal of the day this game is (NULL for any other game).
+    daily: Mapped[date | None] = mapped_column(Date)
+    # Dealt from the solver's proven-winnable deals ("Winnable deals only").
+    winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Set once, when a counted game ends (app/store/games.py record_result): its place in the
     # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
     # within its variant and over all variants. Streak figures are then plain aggregates.
@@ -73,6 +110,7 @@ class GameRecord(Base):
         # Results in order: the history (all variants) and the charts (one variant).
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
+        Index("ix_games_player_daily", "player_id", "daily"),
     )
 
     @property
@@ -88,5 +126,25 @@ class Player(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     display_name: Mapped[str | None] = mapped_column(String(40))
+    # "Winnable deals only", remembered from the new-game form.
+    winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class DealVerdict(Base):
+    """The solver's verdict on one numbered deal under one set of rules, computed once.
+
+    ``winnable`` is NULL when the search hit its node limit; ``moves`` is the length of the
+    winning line found (not necessarily the shortest).
+    """
+
+    __tablename__ = "deal_verdicts"
+
+    deal_number: Mapped[str] = mapped_column(String(20), primary_key=True)
+    goal: Mapped[str] = mapped_column(String(16), primary_key=True)
+    passes: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    winnable: Mapped[bool | None] = mapped_column(Boolean)
+    moves: Mapped[int | None] = mapped_column(Integer)
+    nodes: Mapped[int] = mapped_column(BigInteger)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
