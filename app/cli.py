@@ -3,6 +3,7 @@
     pyramid deal 617                      the deal drawn as a pyramid, and its stock
     pyramid solve 617 --goal wholedeck    can it be won, and how
     pyramid odds --deals 1000             the share of deals 1..1000 that can be won
+    pyramid odds --deals 1000 --player greedy   ... that the greedy player wins
 
 Every error a user can cause ends with exit status 2 and one line on stderr, never a traceback.
 """
@@ -215,12 +216,14 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if last > MAX_DEAL_NUMBER:
         raise UsageError(f"deals {args.start:,} to {last:,} go past the last deal, "
                          f"{MAX_DEAL_NUMBER:,}")
+    if args.player == "greedy" and args.node_limit is not None:
+        raise UsageError("--node-limit is for the solver: the greedy player searches nothing")
     disable = None if args.progress is None else not args.progress  # None: only on a terminal
     with tqdm(total=args.deals, unit="deal", file=sys.stderr, disable=disable,
               desc=_variant(args.goal, args.passes)) as bar:
         odds = solve_range(args.goal, args.passes, args.start, args.deals,
                            workers=args.workers, node_limit=args.node_limit,
-                           progress=bar.update)
+                           progress=bar.update, player=args.player)
     if args.verdicts:
         import gzip
 
@@ -233,8 +236,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
         return 0
     low, high = odds.interval
     rate = "no deal decided" if odds.win_rate is None else _percent(odds.win_rate)
+    player = ", greedy player" if odds.player == "greedy" else ""
     print(f"{odds.goal.label} goal, {_variant(odds.goal, odds.passes).split(', ')[1]}, "
-          f"deals {args.start:,} to {last:,}")
+          f"deals {args.start:,} to {last:,}{player}")
     print(f"Wins: {odds.wins:,} of {odds.decided:,} deals")
     print(f"Win rate: {rate} (95% Wilson interval {_percent(low)} to {_percent(high)})")
     if odds.unknown:
@@ -297,10 +301,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="worker processes; default one per CPU. Results do not depend on it")
     odds.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                       help="show a progress bar on stderr (default: when stderr is a terminal)")
+    odds.add_argument("--player", choices=["solver", "greedy"], default="solver",
+                      help="solver: perfect play, a win is a deal that can be won (default); "
+                           "greedy: a win is a deal the greedy player wins (Kings first, then "
+                           "the pair that uncovers most pyramid cards, else draw)")
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
     odds.add_argument("--verdicts", metavar="FILE",
                       help="also write each deal's verdict to FILE, gzipped, one letter a deal "
-                           "in deal order: W winnable, L not winnable, ? unknown")
+                           "in deal order: W winnable, L not winnable, ? unknown (with "
+                           "--player greedy: W won, L lost)")
     odds.set_defaults(run=cmd_odds)
     return parser
 

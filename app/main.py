@@ -2,36 +2,129 @@
 
 ``create_app`` builds an app for given settings, so tests can run one against their own
 database; the module-level ``app`` uses the environment's settings.
+
+The request guards of ``app.web.security`` wrap the app, outermost first: security headers
+(around everything, Starlette's own 500 page included), trusted hosts, body size, cross-site
+writes, JSON-only API bodies, then the player cookie. The cheapest refusals come first, and
+every refusal happens before a player cookie could be handed out.
+
+``/healthz`` lives here, next to the database it checks, and ``/docs`` too: both belong to the
+service rather than to the game's pages.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from html import escape
 
-from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi import Depends, FastAPI
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, errors, pages, replay, stats
+from app.web import api, coach, errors, pages, replay, stats
+from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
+from app.web.security import BodyLimit, CrossSiteGuard, JsonBodies, security_headers
+
+log = logging.getLogger("pyramid.web")
 
 SWAGGER_UI = "/static/vendor/swagger-ui-5.35.0"
 """Swagger UI, vendored from the npm package swagger-ui-dist (no CDN: /docs works offline)."""
+
+HEALTH_TIMEOUT = 5.0
+"""Seconds /healthz waits for ``SELECT 1`` before calling the database unavailable."""
+
+
+class PyramidApp(FastAPI):
+    """FastAPI, with the security headers around the whole middleware stack.
+
+    Starlette puts its ServerErrorMiddleware (the 500 page) outside every ``add_middleware``
+    layer, so a header middleware added the usual way would miss that one answer.
+    """
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return security_headers(super().build_middleware_stack(), self.state.settings)
+
+
+class HealthCheck:
+    """``SELECT 1`` on a thread of its own, never the request thread pool, with a timeout.
+
+    /healthz is what a load balancer or Docker asks when the app seems stuck; if it queued
+    behind busy request threads it would report the app dead when it is only busy, and if it
+    ran the query on the event loop a hanging database would freeze every request.
+    Concurrent checks share one query, so a hung database never piles up threads.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.executor: ThreadPoolExecutor | None = None  # made on first use, again after close
+        self.pending: asyncio.Future[None] | None = None
+
+    async def __call__(self) -> JSONResponse:
+        loop = asyncio.get_running_loop()
+        if self.pending is None or self.pending.done() or self.pending.get_loop() is not loop:
+            if self.executor is None:
+                self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="healthz")
+            self.pending = loop.run_in_executor(self.executor, self.database.ping)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.pending), HEALTH_TIMEOUT)
+        except TimeoutError:
+            return unavailable(f"the database did not answer within {HEALTH_TIMEOUT:g} s")
+        except Exception as exc:  # whatever the driver raises: report it, don't crash
+            log.warning("Health check failed: %s", exc)
+            return unavailable("the database is not answering")
+        return JSONResponse({"status": "ok"})
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor, self.pending = None, None
+
+
+def unavailable(detail: str) -> JSONResponse:
+    return JSONResponse({"status": "unavailable", "detail": detail}, status_code=503)
+
+
+def docs_page(title: str, openapi_url: str) -> str:
+    """Swagger UI's page with its start-up code in static/js/swagger-init.js, so the
+    Content-Security-Policy can forbid inline scripts (FastAPI's own page has one)."""
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="{SWAGGER_UI}/swagger-ui.css">
+<link rel="icon" type="image/png" href="{SWAGGER_UI}/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui" data-openapi-url="{escape(openapi_url)}"></div>
+<script src="{SWAGGER_UI}/swagger-ui-bundle.js"></script>
+<script src="/static/js/swagger-init.js"></script>
+</body>
+</html>
+"""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings.database_url)
+    health_check = HealthCheck(database)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         yield
+        health_check.close()
         database.dispose()
 
-    app = FastAPI(
+    app = PyramidApp(
         title="Pyramid",
         summary="Pyramid Solitaire: the standard and whole-deck goals, with deal links.",
         version="0.1.0",
@@ -41,20 +134,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = database
-    app.middleware("http")(PlayerCookie(settings).middleware)
+    # add_middleware puts each layer outside the ones before it: innermost first.
+    app.add_middleware(PlayerCookie(settings).middleware)
+    app.add_middleware(JsonBodies)
+    app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts,
+                       www_redirect=False)
     errors.install(app)
+
+    # Before the routers, so it wins over any older /healthz route among them.
+    @app.get("/healthz", name="health", include_in_schema=False)
+    async def health() -> JSONResponse:
+        return await health_check()
+
     app.include_router(pages.router)
-    app.include_router(stats.router)
+    app.include_router(stats.router, dependencies=[Depends(require_csrf)])
     app.include_router(replay.router)
     app.include_router(api.router)
+    app.include_router(coach.router)
+
+    page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")
 
     @app.get("/docs", include_in_schema=False)
-    def api_docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json", title="Pyramid API",
-            swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
-            swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css",
-            swagger_favicon_url=f"{SWAGGER_UI}/favicon-32x32.png")
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(page)
 
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app

@@ -2,6 +2,9 @@
 
 Each deal is solved on its own from its first position, so the counts are the same whatever
 the number of worker processes or the order their chunks finish in.
+
+The player is the solver (perfect play: a deal counts as a win when it can be won) or the
+greedy player of ``app.engine.greedy`` (a deal counts as a win when that policy wins it).
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from app.engine import Deal, Game, Goal
+from app.engine.greedy import greedy_wins
 from app.engine.solver import Verdict, solve
+
+PLAYERS = ("solver", "greedy")
+"""Who plays each deal: perfect play, or the greedy policy."""
 
 Z_95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
@@ -53,6 +60,7 @@ class Odds:
     nodes: int = 0
     seconds: float = 0.0
     workers: int = 1
+    player: str = "solver"
 
     @property
     def decided(self) -> int:
@@ -125,6 +133,19 @@ def solve_chunk(
     return results
 
 
+def greedy_chunk(
+    goal: str, passes: int, first: int, stop: int, node_limit: int | None = None
+) -> list[tuple[int, str, int]]:
+    """Play deals first..stop-1 with the greedy player: (deal, verdict, 0) each, the verdict
+    ``winnable`` when it won and ``not_winnable`` when it lost (no search, so no nodes; the
+    node limit does not apply). Runs in a worker process."""
+    results = []
+    for number in range(first, stop):
+        won = greedy_wins(Deal.from_number(number), goal, passes)
+        results.append((number, (Verdict.WINNABLE if won else Verdict.NOT_WINNABLE).value, 0))
+    return results
+
+
 def chunk_size(deals: int, workers: int) -> int:
     """Big enough to keep inter-process traffic small, small enough that the workers finish
     together and the progress bar moves: about 16 chunks per worker, at most 200 deals."""
@@ -139,23 +160,28 @@ def solve_range(
     workers: int | None = None,
     node_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
+    player: str = "solver",
 ) -> Odds:
-    """Solve deals start..start+deals-1; ``progress(n)`` is called as n more are done."""
+    """Solve deals start..start+deals-1 (or play them, with ``player="greedy"``);
+    ``progress(n)`` is called as n more are done."""
+    if player not in PLAYERS:
+        raise ValueError(f"player must be 'solver' or 'greedy', not {player!r}")
+    run_chunk = solve_chunk if player == "solver" else greedy_chunk
     workers = max(1, workers or os.cpu_count() or 1)
     size = chunk_size(deals, workers)
     chunks = [(n, min(n + size, start + deals)) for n in range(start, start + deals, size)]
     workers = min(workers, len(chunks)) or 1
-    odds = Odds(goal, passes, start, deals, workers=workers)
+    odds = Odds(goal, passes, start, deals, workers=workers, player=player)
     began = time.perf_counter()
     if workers == 1:
         for first, stop in chunks:
-            odds.add(solve_chunk(goal.value, passes, first, stop, node_limit))
+            odds.add(run_chunk(goal.value, passes, first, stop, node_limit))
             if progress:
                 progress(stop - first)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = {
-                pool.submit(solve_chunk, goal.value, passes, first, stop, node_limit): stop - first
+                pool.submit(run_chunk, goal.value, passes, first, stop, node_limit): stop - first
                 for first, stop in chunks
             }
             try:

@@ -2,6 +2,10 @@
 
 Migrations run here, in one process, rather than in the app's startup, so several server
 workers never race to alter the schema.
+
+A database that cannot be reached or written stops this with one line on stderr, like a bad
+setting: the operator needs to read what is wrong and where, not a traceback (and never the
+database password, which the URL may hold).
 """
 
 from __future__ import annotations
@@ -10,8 +14,11 @@ import logging
 
 from alembic import command
 from alembic.config import Config
+from alembic.util import CommandError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from app.settings import PROJECT_DIR, get_settings, settings_or_exit
+from app.settings import PROJECT_DIR, Settings, exit_with, get_settings, settings_or_exit
 from app.store.db import ensure_sqlite_directory
 
 
@@ -30,10 +37,26 @@ def migrate(database_url: str | None = None) -> None:
     command.upgrade(alembic_config(url), "head")
 
 
+def why(exc: BaseException) -> str:
+    """The first line of the driver's own reason, without SQLAlchemy's SQL and links."""
+    reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    text = str(reason).strip() or type(reason).__name__
+    return text.splitlines()[0]
+
+
+def migrate_or_exit(settings: Settings) -> None:
+    """``migrate``, ending the process with one line on stderr if the database fails."""
+    try:
+        migrate(settings.database_url)
+    except (SQLAlchemyError, OSError, CommandError) as exc:
+        where = make_url(settings.database_url).render_as_string(hide_password=True)
+        exit_with(f"cannot use the database at {where}: {why(exc)}")
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     settings = settings_or_exit()  # fails here, before serving, on bad settings
-    migrate(settings.database_url)
+    migrate_or_exit(settings)
 
 
 if __name__ == "__main__":

@@ -2,23 +2,41 @@
 
 Every knob of the server lives here and nowhere else. The defaults are safe for local play
 (SQLite in ``data/``, loopback only); production mode refuses to start with the default secret,
-because the secret signs the player cookie that decides who may move in a game.
+because the secret signs the player cookie that decides who may move in a game, and it always
+marks that cookie Secure, because a production server is reached over HTTPS.
+
+Mistakes are caught here, at start-up, rather than at the first request: a short secret, a
+host pattern Starlette would reject, a BASE_URL that is not an origin, a DATABASE_URL whose
+driver cannot load. The command-line entry points report each as one line (``exit_with``).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal, NoReturn
+from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 """The checkout: templates/, static/, migrations/ and alembic.ini live here."""
 
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-change-me"
+MIN_SECRET_BYTES = 32
+"""256 bits: what itsdangerous's HMAC-SHA1 key should have for a cookie nobody can forge."""
+
+DEFAULT_ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver", "[::1]"]
+"""Loopback, and Starlette's TestClient: a server that someone reaches by another name must
+say so (ALLOWED_HOSTS or BASE_URL), so a forged Host header never ends up in a link."""
+
+HOST_PATTERN = re.compile(r"\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\]", re.ASCII)
+"""What Starlette's TrustedHostMiddleware matches: a name, ``*.domain``, ``*`` or ``[IPv6]``."""
+
+GENERATE_SECRET = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
 class Settings(BaseSettings):
@@ -32,12 +50,29 @@ class Settings(BaseSettings):
         default=f"sqlite:///{PROJECT_DIR / 'data' / 'pyramid.db'}",
         description="SQLAlchemy URL: sqlite:///path or postgresql+psycopg://user:pw@host/db",
     )
-    secret_key: str = Field(default=DEFAULT_SECRET_KEY, min_length=16)
+    secret_key: str = Field(default=DEFAULT_SECRET_KEY,
+                            description=f"At least {MIN_SECRET_BYTES} bytes, random.")
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
+    # NoDecode: pydantic-settings would read a list from the environment as JSON; a plain
+    # comma-separated ALLOWED_HOSTS=a.example,b.example is friendlier (split below).
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(DEFAULT_ALLOWED_HOSTS),
+        description="Host names the server answers to, comma-separated; '*.example.org' "
+                    "matches subdomains. BASE_URL's host is always added.",
+    )
+    base_url: str | None = Field(
+        default=None,
+        description="The public origin, e.g. https://pyramid.example: absolute links and the "
+                    "cross-site check use it instead of the request's own scheme and host.",
+    )
+    max_body_bytes: int = Field(default=65536, ge=1024,
+                                description="Larger request bodies are refused with 413.")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
-        default=False, description="Send the player cookie over HTTPS only (set behind TLS)."
+        default=False,
+        description="Send the player cookie over HTTPS only, and send HSTS (set behind TLS; "
+                    "always on in production).",
     )
     cookie_max_age_days: int = Field(default=400, ge=1)
     random_deal_max: int = Field(
@@ -46,19 +81,90 @@ class Settings(BaseSettings):
         description="Random deals are drawn from 1..this, so share links stay short.",
     )
 
+    @field_validator("secret_key")
+    @classmethod
+    def _long_enough_secret(cls, value: str) -> str:
+        if len(value.encode("utf-8")) < MIN_SECRET_BYTES:
+            raise ValueError(f"must be at least {MIN_SECRET_BYTES} bytes long "
+                             f"(make one with `{GENERATE_SECRET}`)")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _loadable_database_url(cls, value: str) -> str:
+        from sqlalchemy.engine import make_url  # here: the CLI imports settings, not SQLAlchemy
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            # Load the dialect and its driver: a typo or a missing driver fails now, not at
+            # the first request.
+            make_url(value).get_dialect().import_dbapi()
+        except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ValueError(f"not a database URL this server can use ({reason}); expected "
+                             f"sqlite:///path or postgresql+psycopg://user:pw@host/db") from None
+        return value
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, list | tuple):
+            value = [str(host).strip().lower() for host in value if str(host).strip()]
+            bad = [host for host in value if not HOST_PATTERN.fullmatch(host)]
+            if bad:
+                raise ValueError(f"{bad[0]!r} is not a host name pattern: use names like "
+                                 "pyramid.example, *.pyramid.example or [::1], without a "
+                                 "scheme or port")
+            if not value:
+                raise ValueError("no host names given: list the names the server is reached "
+                                 "by, comma-separated")
+        return value
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _origin_only(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if not isinstance(value, str):
+            return value
+        parts = urlsplit(value.strip())
+        if (parts.scheme not in ("http", "https") or not parts.hostname
+                or parts.username or parts.password or parts.path not in ("", "/")
+                or parts.query or parts.fragment):
+            raise ValueError("BASE_URL must be an origin such as https://pyramid.example "
+                             "(http or https, a host, an optional port, no path)")
+        return f"{parts.scheme}://{parts.netloc.lower()}"
+
     @model_validator(mode="after")
-    def _refuse_default_secret_in_production(self) -> Settings:
-        if self.environment == "production" and self.secret_key == DEFAULT_SECRET_KEY:
-            raise ValueError(
-                "SECRET_KEY is the built-in development secret: set SECRET_KEY to a long random "
-                "value (e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`) "
-                "before running with ENVIRONMENT=production"
-            )
+    def _production_rules(self) -> Settings:
+        if self.environment == "production":
+            if self.secret_key == DEFAULT_SECRET_KEY:
+                raise ValueError(
+                    "SECRET_KEY is the built-in development secret: set SECRET_KEY to a long "
+                    f"random value (e.g. `{GENERATE_SECRET}`) before running with "
+                    "ENVIRONMENT=production"
+                )
+            # Production is served over HTTPS: a cookie that could travel in clear text would
+            # let anyone on the path take over the player's games.
+            self.cookie_secure = True
         return self
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def trusted_hosts(self) -> list[str]:
+        """ALLOWED_HOSTS, plus BASE_URL's host: the public name is always allowed."""
+        hosts = list(self.allowed_hosts)
+        if self.base_url:
+            name = urlsplit(self.base_url).hostname or ""
+            name = f"[{name}]" if ":" in name else name
+            if name and name not in hosts:
+                hosts.append(name)
+        return hosts
 
 
 @lru_cache
@@ -67,15 +173,23 @@ def get_settings() -> Settings:
     return Settings()
 
 
+def exit_with(message: str) -> NoReturn:
+    """End a command-line entry point with ``message`` as one line on stderr, status 1."""
+    print("pyramid: " + " ".join(message.split()), file=sys.stderr)
+    raise SystemExit(1)
+
+
 def settings_or_exit() -> Settings:
-    """The settings for a command-line entry point: bad ones end it with one clear line per
-    problem on stderr and exit status 1, not a traceback."""
+    """The settings for a command-line entry point: bad ones end it with one clear line on
+    stderr (every problem, joined) and exit status 1, not a traceback."""
     try:
         return get_settings()
     except ValidationError as exc:
+        problems = []
         for error in exc.errors():
             field = ".".join(str(part) for part in error["loc"]).upper()
             message = error["msg"].removeprefix("Value error, ")
-            where = f"bad setting {field}: " if field else ""
-            print(f"pyramid: {where}{message}", file=sys.stderr)
-        raise SystemExit(1) from None
+            problems.append(f"bad setting {field}: {message}" if field else message)
+        exit_with("; ".join(problems))
+    except SettingsError as exc:  # a value pydantic-settings could not even parse
+        exit_with(f"bad settings: {str(exc).splitlines()[0]}")

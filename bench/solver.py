@@ -2,10 +2,18 @@
 
     python bench/solver.py [--deals 1000] [--goal standard|wholedeck] [--passes 1|2|3]
     python bench/solver.py --hints [--deals 200]
+    python bench/solver.py --analysis [--deals 200]
+    python bench/solver.py --greedy [--deals 2000]
 
 One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
 decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, and deals
 per second. Nothing here is a test: the figures go into the README.
+
+--analysis times ``analyse`` (app/engine/analysis.py, default node limit) on a lost game per
+deal, played the way a player loses: the solver's winning line for a random number of moves
+(none when the deal cannot be won), then the greedy player, each move a random legal move
+instead one time in four, until the game ends. Games that end in a win are left out.
+--greedy times ``greedy_wins`` per deal (dealing included, as the odds do).
 """
 
 from __future__ import annotations
@@ -20,7 +28,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.engine import Deal, Game
+from app.engine.analysis import analyse
+from app.engine.greedy import choose_move, greedy_wins
 from app.engine.solver import hint, solve
+
+RANDOM_MOVE_SHARE = 0.25
+"""In --analysis games, the share of moves after the winning line that are random."""
+LONG_GAME = 50
+"""--analysis also gives the 95th percentile over games of at least this many moves."""
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -77,6 +92,61 @@ def time_hints(goal: str, passes: int, deals: int, start: int) -> list[float]:
     return seconds
 
 
+def lost_game(number: int, goal: str, passes: int) -> Game:
+    """Deal ``number`` played as --analysis describes (it may end in a win)."""
+    rng = random.Random(number)
+    game = Game(Deal.from_number(number), goal, passes)
+    line = solve(game).moves
+    if line:
+        for move in line[: rng.randrange(len(line))]:
+            game.play(move)
+    while not game.is_over():
+        if rng.random() < RANDOM_MOVE_SHARE:
+            game.play(rng.choice(game.legal_moves))
+        else:
+            game.play(choose_move(game))
+    return game
+
+
+def time_analysis(goal: str, passes: int, deals: int, start: int) -> dict[str, float]:
+    seconds: list[float] = []
+    moves: list[int] = []
+    solves: list[int] = []
+    won = found = undecided = 0
+    slowest = (0.0, 0)
+    for number in range(start, start + deals):
+        game = lost_game(number, goal, passes)
+        if game.outcome().won:
+            won += 1
+            continue
+        t0 = time.perf_counter()
+        result = analyse(game.deal, goal, passes, game.moves)
+        elapsed = time.perf_counter() - t0
+        seconds.append(elapsed)
+        slowest = max(slowest, (elapsed, number))
+        moves.append(len(game.moves))
+        solves.append(result.solves)
+        found += result.lost_at is not None
+        undecided += not result.complete
+    long = [t for t, n in zip(seconds, moves, strict=True) if n >= LONG_GAME]
+    return {
+        "games": len(seconds), "won": won, "lost_at": found, "undecided": undecided,
+        "long": len(long), "long_p95_ms": 1000 * percentile(long, 0.95) if long else 0.0,
+        "mean_moves": statistics.mean(moves), "max_moves": max(moves),
+        "mean_solves": statistics.mean(solves), "max_solves": max(solves),
+        "median_ms": 1000 * statistics.median(seconds),
+        "p95_ms": 1000 * percentile(seconds, 0.95),
+        "max_ms": 1000 * max(seconds), "slowest_deal": slowest[1],
+    }
+
+
+def time_greedy(goal: str, passes: int, deals: int, start: int) -> tuple[int, float]:
+    """Wins, and milliseconds per deal (dealing included)."""
+    t0 = time.perf_counter()
+    wins = sum(greedy_wins(Deal.from_number(n), goal, passes) for n in range(start, start + deals))
+    return wins, 1000 * (time.perf_counter() - t0) / deals
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -85,9 +155,37 @@ def main() -> None:
     parser.add_argument("--passes", type=int, choices=[1, 2, 3], action="append")
     parser.add_argument("--hints", action="store_true",
                         help="time hint() from mid-game positions instead")
+    parser.add_argument("--analysis", action="store_true",
+                        help="time analyse() on lost games instead")
+    parser.add_argument("--greedy", action="store_true",
+                        help="time the greedy player instead")
     args = parser.parse_args()
     goals = args.goal or ["standard", "wholedeck"]
     passes_list = args.passes or [1, 2, 3]
+    last = args.start + args.deals - 1
+    if args.analysis:
+        print(f"analyse() on a lost game from each of deals {args.start}..{last}")
+        print(f"{'variant':<14}{'games':>6}{'won':>5}{'lost_at':>8}{'undec':>6}{'moves':>7}"
+              f"{'max':>5}{'solves':>7}{'max':>5}{'median ms':>10}{'p95 ms':>8}{'max ms':>8}"
+              f"{'(deal)':>7}{f'n>={LONG_GAME}':>7}{'p95 ms':>8}")
+        for goal in goals:
+            for passes in passes_list:
+                r = time_analysis(goal, passes, args.deals, args.start)
+                print(f"{goal + f' {passes}p':<14}{r['games']:>6}{r['won']:>5}{r['lost_at']:>8}"
+                      f"{r['undecided']:>6}{r['mean_moves']:>7.1f}{r['max_moves']:>5}"
+                      f"{r['mean_solves']:>7.1f}{r['max_solves']:>5}{r['median_ms']:>10.2f}"
+                      f"{r['p95_ms']:>8.1f}{r['max_ms']:>8.1f}{r['slowest_deal']:>7}"
+                      f"{r['long']:>7}{r['long_p95_ms']:>8.1f}", flush=True)
+        return
+    if args.greedy:
+        print(f"greedy_wins() on deals {args.start}..{last}, dealing included")
+        print(f"{'variant':<14}{'wins':>13}{'ms/deal':>9}")
+        for goal in goals:
+            for passes in passes_list:
+                wins, ms = time_greedy(goal, passes, args.deals, args.start)
+                print(f"{goal + f' {passes}p':<14}{f'{wins}/{args.deals}':>13}{ms:>9.3f}",
+                      flush=True)
+        return
     if args.hints:
         print(f"hint() 10 random moves into deals {args.start}..{args.start + args.deals - 1}")
         print(f"{'variant':<14}{'hints':>7}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")

@@ -1,6 +1,8 @@
-"""The rules engine: cards, deals, moves, the game and the solver.
+"""The rules engine: cards, deals, moves, the game, the greedy player and the solver.
 
-Pure Python with no I/O: the web server, the CLI and the tests all build on it.
+Pure Python with no I/O: the web server, the CLI and the tests all build on it. The solver
+(``solver``) and the game analysis built on it (``analysis``) are imported from their own
+modules, so that the C core loads only where it is used.
 """
 
 from .cards import FULL_DECK, Card, CardError
@@ -16,6 +18,7 @@ from .game import (
     Outcome,
     Termination,
 )
+from .greedy import greedy_wins, play_greedy
 from .moves import Move, MoveError, Op
 
 __all__ = [
@@ -38,4 +41,6 @@ __all__ = [
     "Op",
     "Outcome",
     "Termination",
+    "greedy_wins",
+    "play_greedy",
 ]

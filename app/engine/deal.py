@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pysol_cards.cards import ms_rearrange
@@ -95,17 +96,8 @@ class Deal:
                 f"deal number {number} is out of range: "
                 f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
             )
-        cards = _pysol_order()
-        if number < MS_DEALS_BELOW:
-            rng: LCRandom31 | MTRandom = LCRandom31(number)
-            cards = ms_rearrange(cards)
-        else:
-            rng = MTRandom(number)
-        rng.shuffle(cards)
-        # PySolFC deals from the end of the shuffled list.
-        pyramid = tuple(cards[51 - k] for k in range(PYRAMID_SIZE))
-        stock = tuple(cards[STOCK_SIZE - 1 - k] for k in range(STOCK_SIZE))
-        return cls(pyramid, stock, number)
+        deal = _dealt(number)
+        return deal if cls is Deal else cls(deal.pyramid, deal.stock, number)
 
     @staticmethod
     def parse_number(text: str | int) -> int:
@@ -113,7 +105,16 @@ class Deal:
         if isinstance(text, int) and not isinstance(text, bool):
             number = text
         else:
-            cleaned = str(text).strip().replace(",", "").replace("_", "").lstrip("#")
+            text = str(text)
+            # Length first: int() of thousands of digits is slow, and past 4,300 digits it
+            # raises a ValueError of its own. The widest deal, with separators, is 26 chars.
+            longest = 64
+            if len(text) > longest:
+                raise DealError(
+                    f"a text of {len(text):,} characters is not a deal number: deals are "
+                    f"numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
+                )
+            cleaned = text.strip().replace(",", "").replace("_", "").lstrip("#")
             if not (cleaned.isascii() and cleaned.isdigit()):
                 raise DealError(
                     f"{text!r} is not a deal number: deals are numbered from "
@@ -121,8 +122,10 @@ class Deal:
                 )
             number = int(cleaned)
         if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
+            # A huge int is not written out: past 4,300 digits str() itself raises.
+            shown = f"{number}" if abs(number) < 10**40 else "of more than 40 digits"
             raise DealError(
-                f"deal number {number} is out of range: "
+                f"deal number {shown} is out of range: "
                 f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
             )
         return number
@@ -229,3 +232,25 @@ class Deal:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+DEALS_KEPT = 1024
+"""Numbered deals kept dealt (about 3 kB each): the server deals the same few numbers again
+and again (every request about a game rebuilds it from its deal), and a shuffle costs about
+0.1 ms."""
+
+
+@lru_cache(maxsize=DEALS_KEPT)
+def _dealt(number: int) -> Deal:
+    """PySolFC's deal ``number`` (already checked); a Deal is immutable, so one is shared."""
+    cards = _pysol_order()
+    if number < MS_DEALS_BELOW:
+        rng: LCRandom31 | MTRandom = LCRandom31(number)
+        cards = ms_rearrange(cards)
+    else:
+        rng = MTRandom(number)
+    rng.shuffle(cards)
+    # PySolFC deals from the end of the shuffled list.
+    pyramid = tuple(cards[51 - k] for k in range(PYRAMID_SIZE))
+    stock = tuple(cards[STOCK_SIZE - 1 - k] for k in range(STOCK_SIZE))
+    return Deal(pyramid, stock, number)

@@ -12,12 +12,17 @@ from enum import Enum, StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import KING, PAIR_SUM, Card
 from .deal import COVERED_BY, PYRAMID_SIZE, Deal
 from .moves import Move, Op
 
 PASS_CHOICES = (1, 2, 3)
 DEFAULT_PASSES = 3
+
+_UPPER = tuple((index, *covers) for index, covers in enumerate(COVERED_BY) if covers)
+"""(position, the two positions covering it) for the six upper rows: what ``free_pyramid``
+checks without a generator per card, since it runs several times per move."""
+_BOTTOM = tuple(index for index, covers in enumerate(COVERED_BY) if not covers)
 
 
 class Goal(StrEnum):
@@ -140,6 +145,9 @@ class Game:
         self.pass_number = 1
         self.moves: list[Move] = []
         self._undo: list[_Snapshot] = []
+        # Where each pyramid card was dealt: pyramid cards never move, so ``play`` finds a
+        # card with one look-up instead of searching the piles.
+        self._dealt_at = {card: index for index, card in enumerate(deal.pyramid)}
         self._outcome = self._compute_outcome()
 
     @classmethod
@@ -154,7 +162,18 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        return Game.replay(self.deal, self.goal, self.passes, self.moves)
+        """An independent game equal to this one, with the same moves to undo. (Equal to
+        ``Game.replay`` of the same moves, without playing them again.)"""
+        game = Game.__new__(Game)
+        game.deal, game.goal, game.passes = self.deal, self.goal, self.passes
+        game.pyramid = list(self.pyramid)
+        game.stock, game.waste = list(self.stock), list(self.waste)
+        game.pass_number = self.pass_number
+        game.moves = list(self.moves)
+        game._undo = list(self._undo)  # snapshots are immutable tuples: shared safely
+        game._dealt_at = self._dealt_at  # never changed after __init__
+        game._outcome = self._outcome
+        return game
 
     # --- what is where ------------------------------------------------------------------
     @property
@@ -170,13 +189,27 @@ class Game:
         return all(self.pyramid[i] is None for i in COVERED_BY[index])
 
     def free_pyramid(self) -> list[tuple[int, Card]]:
-        return [(i, card) for i, card in enumerate(self.pyramid)
-                if card is not None and self.is_free_position(i)]
+        """The free pyramid cards with their positions, apex first."""
+        pyramid = self.pyramid
+        free = [(i, card) for i, a, b in _UPPER
+                if (card := pyramid[i]) is not None and pyramid[a] is None and pyramid[b] is None]
+        free += [(i, card) for i in _BOTTOM if (card := pyramid[i]) is not None]
+        return free
+
+    def _free_pyramid_cards(self) -> list[Card]:
+        pyramid = self.pyramid
+        free = [card for i, a, b in _UPPER
+                if (card := pyramid[i]) is not None and pyramid[a] is None and pyramid[b] is None]
+        free += [card for i in _BOTTOM if (card := pyramid[i]) is not None]
+        return free
 
     def free_cards(self) -> list[Card]:
         """Every card a move may use now: free pyramid cards, the stock top, the waste top."""
-        cards = [card for _, card in self.free_pyramid()]
-        cards += [c for c in (self.stock_top, self.waste_top) if c is not None]
+        cards = self._free_pyramid_cards()
+        if self.stock:
+            cards.append(self.stock[0])
+        if self.waste:
+            cards.append(self.waste[-1])
         return cards
 
     def location(self, card: Card) -> Location | None:
@@ -198,6 +231,14 @@ class Game:
         return 52 - self.pyramid_left - len(self.stock) - len(self.waste)
 
     @property
+    def cards_cleared(self) -> int:
+        """Cards gone towards the goal: pyramid cards (of 28) for standard, all (of 52) for
+        whole deck. The board's counter and the statistics both count this."""
+        if self.goal is Goal.WHOLE_DECK:
+            return self.cards_removed
+        return PYRAMID_SIZE - self.pyramid_left
+
+    @property
     def passes_left(self) -> int:
         """Passes not yet started, i.e. recycles still allowed."""
         return self.passes - self.pass_number
@@ -213,10 +254,10 @@ class Game:
     def _generate_moves(self) -> Iterator[Move]:
         free = self.free_cards()
         for card in free:
-            if card.is_king:
+            if card.rank == KING:
                 yield Move(Op.REMOVE, (card,))
         for a, b in combinations(free, 2):
-            if a.pairs_with(b):
+            if a.rank + b.rank == PAIR_SUM:
                 yield Move(Op.REMOVE, (a, b))
         if self.stock:
             yield Move(Op.DRAW)
@@ -224,9 +265,10 @@ class Game:
             yield Move(Op.RECYCLE)
 
     def is_legal(self, move: Move) -> bool:
-        return self._outcome is None and self._why_illegal(move) is None
+        return self._outcome is None and self.why_illegal(move) is None
 
-    def _why_illegal(self, move: Move) -> str | None:
+    def why_illegal(self, move: Move) -> str | None:
+        """None when ``move`` is legal now, else the reason, in the words a player reads."""
         if move.op is Op.DRAW:
             if self.stock:
                 return None
@@ -246,7 +288,7 @@ class Game:
                     "es." if self.passes > 1 else ".")
             return None
         for card in move.cards:
-            problem = self._why_not_free(card)
+            problem = self.why_not_free(card)
             if problem:
                 return problem
         if len(move.cards) == 1:
@@ -260,7 +302,9 @@ class Game:
             return f"{a} and {b} make {total}, not 13."
         return None
 
-    def _why_not_free(self, card: Card) -> str | None:
+    def why_not_free(self, card: Card) -> str | None:
+        """None when ``card`` may be used in a move now, else why not, in the words a player
+        reads (the one wording of these refusals: the web layer shows it as it is)."""
         where = self.location(card)
         if where is None:
             return f"{card} has already been removed."
@@ -275,32 +319,64 @@ class Game:
                     "waste can be played.")
         return None
 
+    def _free_places(self, cards: tuple[Card, ...]) -> list[int | str] | None:
+        """Where each card of a removal is when all of them are free cards: a pyramid
+        position, "stock" (its top) or "waste" (its top); None when any of them is not.
+
+        The quick test ``play`` runs first: a card is looked up where it was dealt and on the
+        two tops only. None sends ``play`` to ``why_illegal``, the one place that words a
+        refusal (and that decides, by searching every pile, whatever this leaves open)."""
+        pyramid, stock, waste = self.pyramid, self.stock, self.waste
+        places: list[int | str] = []
+        for card in cards:
+            index = self._dealt_at.get(card)
+            if index is not None and pyramid[index] == card:
+                for i in COVERED_BY[index]:
+                    if pyramid[i] is not None:
+                        return None
+                places.append(index)
+            elif index is None and stock and stock[0] == card:
+                places.append("stock")
+            elif index is None and waste and waste[-1] == card:
+                places.append("waste")
+            else:
+                return None
+        return places
+
     def play(self, move: Move) -> None:
         """Play ``move`` or raise ``IllegalMove`` and leave the game as it was."""
         if self._outcome is not None:
             raise IllegalMove(f"The game is over: {self._outcome.reason}")
-        problem = self._why_illegal(move)
-        if problem:
-            raise IllegalMove(problem)
+        op = move.op
+        places = self._free_places(move.cards) if op is Op.REMOVE else None
+        # A King alone makes 13 too: one sum checks both kinds of removal.
+        if places is None or sum(card.rank for card in move.cards) != PAIR_SUM:
+            problem = self.why_illegal(move)
+            if problem:
+                raise IllegalMove(problem)
         self._undo.append(_Snapshot(tuple(self.pyramid), tuple(self.stock), tuple(self.waste),
                                     self.pass_number, self._outcome))
-        if move.op is Op.DRAW:
+        if op is Op.DRAW:
             self.waste.append(self.stock.pop(0))
-        elif move.op is Op.RECYCLE:
+        elif op is Op.RECYCLE:
             # The waste turned over: the card drawn first is the stock's top again.
             self.stock = self.waste
             self.waste = []
             self.pass_number += 1
         else:
-            for card in move.cards:
-                where = self.location(card)
-                assert where is not None
-                if where.pile == "pyramid":
-                    self.pyramid[where.index] = None
-                elif where.pile == "stock":
+            if places is None:  # legal, though not found by the quick look-up
+                places = []
+                for card in move.cards:
+                    where = self.location(card)
+                    assert where is not None
+                    places.append(where.index if where.pile == "pyramid" else where.pile)
+            for place in places:
+                if place == "stock":
                     self.stock.pop(0)
-                else:
+                elif place == "waste":
                     self.waste.pop()
+                else:
+                    self.pyramid[place] = None
         self.moves.append(move)
         self._outcome = self._compute_outcome()
 
@@ -325,26 +401,27 @@ class Game:
         return self._outcome is not None
 
     def _compute_outcome(self) -> Outcome | None:
-        left = [card for card in self.pyramid if card is not None]
-        rest = self.stock + self.waste
+        # By values: a King is removable, and two different cards pair exactly when their
+        # values are v and 13 - v (never the same value, 13 being odd). It runs after every
+        # move, replays included, so it looks at sets of values, not at pairs of cards.
+        left = any(card is not None for card in self.pyramid)
+        stock, waste = self.stock, self.waste
         if not left:
             if self.goal is Goal.STANDARD:
                 return Outcome(Termination.PYRAMID_CLEARED)
-            if not rest:
+            if not stock and not waste:
                 return Outcome(Termination.DECK_CLEARED)
-        if next(self._generate_moves(), None) is None:
-            return Outcome(Termination.NO_MOVES)
+        free = {card.rank for card in self._free_pyramid_cards()}
+        if not (stock or (waste and self.passes_left > 0)):
+            # No draw and no recycle: a move needs a King or a pair among the free cards.
+            tops = free | {waste[-1].rank} if waste else free
+            if not _removable(tops):
+                return Outcome(Termination.NO_MOVES)
+        rest = {card.rank for card in stock} | {card.rank for card in waste}
         if left:
-            free = [card for _, card in self.free_pyramid()]
-            removable = (
-                any(card.is_king for card in free)
-                or any(a.pairs_with(b) for a, b in combinations(free, 2))
-                or any(a.pairs_with(b) for a in free for b in rest)
-            )
-            if not removable:
+            if not (_removable(free) or any(PAIR_SUM - value in rest for value in free)):
                 return Outcome(Termination.PYRAMID_STUCK)
-        elif not (any(card.is_king for card in rest)
-                  or any(a.pairs_with(b) for a, b in combinations(rest, 2))):
+        elif not _removable(rest):
             return Outcome(Termination.DECK_STUCK)
         return None
 
@@ -362,3 +439,8 @@ class Game:
         label = f"deal {self.deal.number}" if self.deal.number is not None else "custom deal"
         return (f"<Game {label} {self.goal.value} passes={self.passes} "
                 f"moves={len(self.moves)} outcome={self._outcome and self._outcome.result}>")
+
+
+def _removable(values: set[int]) -> bool:
+    """Whether cards of these values hold a King or a pair making 13."""
+    return KING in values or any(PAIR_SUM - value in values for value in values)

@@ -36,7 +36,8 @@ class Move:
     cards: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "op", Op(self.op))
+        if self.op.__class__ is not Op:  # the engine makes moves by the thousand: skip Op(Op)
+            object.__setattr__(self, "op", Op(self.op))
         if self.op is Op.REMOVE:
             if len(self.cards) not in (1, 2):
                 raise MoveError("a removal names one King or two cards")

@@ -1,39 +1,112 @@
-"""The database connection: one SQLAlchemy engine and a session factory per process."""
+"""The database connection: one SQLAlchemy engine and a session factory per process.
+
+An unavailable database must show as unavailable (503), never as a silent success. PostgreSQL
+connections are pinged before use (a restarted server is noticed and reconnected). A SQLite
+file can disappear under a running server (deleted, moved, replaced by a restore): its open
+connections would go on writing into the unlinked file, answering 200 for moves that vanish
+at the next restart. So a ``Database`` remembers which file it opened (device and inode) and
+checks the path before every connection checkout, a single ``os.stat``.
+"""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+
+POSTGRES_CONNECT_TIMEOUT = 10
+"""Seconds: an unreachable server fails a request (503) instead of holding a worker thread
+for the operating system's TCP timeout of minutes."""
+
+
+class DatabaseUnavailable(SQLAlchemyError):
+    """The database cannot be used right now (its file is gone or was replaced)."""
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL opens (also in ``file:`` URI form), or None (not SQLite, memory)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if database.startswith("file:"):  # sqlite:///file:/path?mode=ro&uri=true
+        parts = urlsplit(database)
+        if "mode=memory" in parts.query or parsed.query.get("mode") == "memory":
+            return None
+        database = unquote(parts.path)
+    if database in ("", ":memory:"):
+        return None
+    return Path(database).expanduser().absolute()
 
 
 def ensure_sqlite_directory(url: str) -> None:
     """Create the folder of a SQLite file, so a fresh clone needs no manual step."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_file(url)
+    if path is not None and make_url(url).query.get("mode") != "ro":
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def sqlite_pragmas(dbapi_connection: sqlite3.Connection) -> None:
+    """Per-connection SQLite settings: foreign keys, WAL where the file can be written, and
+    ``synchronous=NORMAL`` in WAL mode.
+
+    WAL lets readers and one writer work at once (two processes, one file). Switching to it
+    writes the file's header, so on a read-only file (``mode=ro``, a read-only mount, a
+    file the server may not write) the switch fails: such a database keeps its journal mode
+    and still serves reads. Trying the switch is the writability test, because Python's
+    sqlite3 has no ``sqlite3_db_readonly``.
+
+    In WAL mode, ``synchronous=NORMAL`` skips the fsync on each commit (the WAL is synced
+    at checkpoints). The database cannot be corrupted by it, nor lose a commit when the
+    server process is killed; only an operating-system crash or power cut can roll back the
+    last commits. Measured here: a one-row commit takes about 4 ms with FULL and 13 µs with
+    NORMAL, and every move is a commit made while holding SQLite's single write lock.
+    """
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=ON")
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode not in ("wal", "memory"):
+            try:
+                mode = cursor.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorname", "") != "SQLITE_READONLY":
+                    raise
+        if mode == "wal":
+            cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
 
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets a busy timeout so two server processes can share it."""
-    if make_url(url).get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        connect_args = {}
+        if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+            connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT
+        return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
     ensure_sqlite_directory(url)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
-
-    @event.listens_for(engine, "connect")
-    def _sqlite_pragmas(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys=ON")
-        # WAL lets readers and one writer work at once: two processes, one file.
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.close()
-
+    event.listen(engine, "connect", lambda dbapi_connection, _record:
+                 sqlite_pragmas(dbapi_connection))
     return engine
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 class Database:
@@ -43,12 +116,51 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.file = sqlite_file(url)
+        # The file this Database opened; None until it exists (a fresh database is created by
+        # the first connection).
+        self.identity = file_identity(self.file) if self.file else None
+        if self.file is not None:
+            event.listen(self.engine, "do_connect", self._before_connect)
+            event.listen(self.engine, "connect", self._after_connect)
+            event.listen(self.engine, "checkout", self._on_checkout)
+
+    def check_file(self) -> None:
+        """Raise DatabaseUnavailable unless the SQLite file opened first is still at its path.
+
+        A file moved away and back is the same file and serves again; a different file (a
+        restore) needs a restart, so that no connection mixes the two.
+        """
+        if self.file is None or self.identity is None:
+            return
+        current = file_identity(self.file)
+        if current is None:
+            raise DatabaseUnavailable(f"the database file {self.file} is missing")
+        if current != self.identity:
+            raise DatabaseUnavailable(
+                f"the database file {self.file} was replaced by another file: restart the "
+                "server to use it")
+
+    def _before_connect(self, _dialect, _record, _cargs, _cparams) -> None:
+        self.check_file()  # before sqlite3 would create a new, empty file at the path
+
+    def _after_connect(self, _dbapi_connection, _record) -> None:
+        if self.identity is None and self.file is not None:
+            self.identity = file_identity(self.file)
+
+    def _on_checkout(self, _dbapi_connection, _record, _proxy) -> None:
+        self.check_file()
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A session that commits on success and rolls back on any error."""
         with self.sessions() as session, session.begin():
             yield session
+
+    def ping(self) -> None:
+        """Run ``SELECT 1``; raises when the database cannot answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
         self.engine.dispose()

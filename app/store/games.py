@@ -11,27 +11,36 @@ that ended the game, whatever double clicks, tabs, retries or restarts happen ar
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+import threading
+from collections import OrderedDict
+from datetime import UTC, date, datetime
+from functools import lru_cache
 
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.engine import Deal, Game, Goal, Move
 
-from .models import ENDED, GameRecord, utcnow
+from .models import GameRecord, GameStatus, utcnow
 
 __all__ = [
     "GameConflict",
     "GameEnded",
     "GameRecord",
+    "GameStatus",
     "abandon_in_progress",
+    "count_hint",
     "create_game",
+    "deal_of",
+    "elapsed_seconds",
     "finished_status",
     "get_game",
     "latest_unfinished",
     "load_game",
     "mark_abandoned",
+    "moves_of",
     "record_result",
     "save_position",
 ]
@@ -55,24 +64,21 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def finished_status(game: Game) -> str:
-    """``playing``, ``won`` or ``lost``, from the engine's verdict."""
+def finished_status(game: Game) -> GameStatus:
+    """Playing, won or lost, from the engine's verdict."""
     outcome = game.outcome()
-    return "playing" if outcome is None else outcome.result
+    return GameStatus.PLAYING if outcome is None else GameStatus(outcome.result)
 
 
-def cards_cleared(game: Game) -> int:
-    """Cards gone towards the goal: pyramid cards for standard, all 52 for whole deck."""
-    if game.goal is Goal.WHOLE_DECK:
-        return game.cards_removed
-    return Goal.STANDARD.cards_to_clear - game.pyramid_left
+def status_of(record: GameRecord) -> GameStatus:
+    return GameStatus(record.status)
 
 
-def _end(record: GameRecord, status: str, now: datetime) -> None:
+def _end(record: GameRecord, status: GameStatus, now: datetime) -> None:
     """Write the result, once: the status, when it ended and how long it took."""
-    record.status = status
+    record.status = status.value
     record.finished_at = now
-    record.seconds = max(0, int((as_utc(now) - as_utc(record.created_at)).total_seconds()))
+    record.seconds = elapsed_seconds(record, now)
 
 
 def lock_player_results(session: Session, player_id: str) -> None:
@@ -92,7 +98,7 @@ def record_result(session: Session, record: GameRecord) -> None:
     """
     if not record.counted or record.seq is not None:
         return
-    won = record.status == "won"
+    won = record.status == GameStatus.WON
     mine = (GameRecord.player_id == record.player_id, GameRecord.seq.is_not(None),
             GameRecord.id != record.id)
     last = session.execute(
@@ -103,14 +109,19 @@ def record_result(session: Session, record: GameRecord) -> None:
             *mine, GameRecord.goal == record.goal, GameRecord.passes == record.passes)
         .order_by(GameRecord.seq.desc()).limit(1)).first()
     record.seq = last.seq + 1 if last else 1
-    record.streak_all = (last.streak_all + 1 if last and (last.status == "won") == won else 1)
-    record.streak = (last_here.streak + 1 if last_here and (last_here.status == "won") == won
-                     else 1)
+    record.streak_all = (last.streak_all + 1 if last and (last.status == GameStatus.WON) == won
+                         else 1)
+    record.streak = (last_here.streak + 1
+                     if last_here and (last_here.status == GameStatus.WON) == won else 1)
 
 
 def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
-                now: datetime | None = None) -> GameRecord:
-    """Store a new game (no moves yet) and return it; the caller's transaction commits it."""
+                now: datetime | None = None, *, daily: date | None = None,
+                winnable_only: bool = False) -> GameRecord:
+    """Store a new game (no moves yet) and return it; the caller's transaction commits it.
+
+    ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
+    solver's proven-winnable deals."""
     game = Game(deal, goal, passes)  # validates goal and passes the engine's way
     now = now or utcnow()
     record = GameRecord(
@@ -123,8 +134,11 @@ def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, 
         moves="",
         move_count=0,
         undo_count=0,
-        status="playing",
+        status=GameStatus.PLAYING.value,
         cleared=0,
+        hints_used=0,
+        daily=daily,
+        winnable_only=winnable_only,
         created_at=now,
         updated_at=now,
     )
@@ -143,7 +157,7 @@ def latest_unfinished(session: Session, player_id: str) -> GameRecord | None:
     """The player's most recently touched game that is still being played."""
     query = (
         select(GameRecord)
-        .where(GameRecord.player_id == player_id, GameRecord.status == "playing")
+        .where(GameRecord.player_id == player_id, GameRecord.status == GameStatus.PLAYING)
         .order_by(GameRecord.updated_at.desc())
         .limit(1)
     )
@@ -157,13 +171,72 @@ def deal_of(record: GameRecord) -> Deal:
     return Deal.from_text(record.deal_text)
 
 
+_move_from_text = lru_cache(maxsize=1024)(Move.from_text)
+"""A stored move list holds the same few texts again and again (52 Kings and pairs, draw,
+recycle): each is read once. Moves are immutable, so they are shared."""
+
+
 def moves_of(record: GameRecord) -> list[Move]:
-    return [Move.from_text(text) for text in record.moves.split()]
+    return [_move_from_text(text) for text in record.moves.split()]
+
+
+class Positions:
+    """The positions of recently loaded or saved games, so a request need not replay a game's
+    whole move list through the engine again (the move path's main cost, growing with every
+    move). Per process, bounded, and safe to share between request threads.
+
+    A position is a pure function of what it is filed under: the game's deal, goal, passes and
+    stored move text (``Game.replay`` of them). So an entry can never be stale, whichever
+    process or tab moved last: a game whose stored moves differ from the entry's is simply
+    not found, and is replayed. Callers get a copy, so they may play and undo on it freely.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[str, tuple[tuple, Game]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(record: GameRecord) -> tuple:
+        return record.deal_number, record.deal_text, record.goal, record.passes, record.moves
+
+    def get(self, record: GameRecord) -> Game | None:
+        with self._lock:
+            found = self._games.get(record.id)
+            if found is None or found[0] != self.key(record):
+                return None
+            self._games.move_to_end(record.id)
+        return found[1].copy()
+
+    def put(self, record: GameRecord, game: Game) -> None:
+        """File ``game`` as the position of ``record`` as it is now (one entry per game)."""
+        entry = (self.key(record), game.copy())
+        with self._lock:
+            self._games[record.id] = entry
+            self._games.move_to_end(record.id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+POSITIONS_KEPT = 512
+"""Games whose position each process keeps: a few times the games played at once by the
+players one process serves (an entry is a few kB to a few tens of kB, with its undo steps)."""
+
+positions = Positions(POSITIONS_KEPT)
 
 
 def load_game(record: GameRecord) -> Game:
-    """Rebuild the position by replaying the stored moves through the engine."""
-    return Game.replay(deal_of(record), record.goal, record.passes, moves_of(record))
+    """The stored game's position: the engine's replay of its moves (kept in ``positions``
+    for the next request about the same game)."""
+    game = positions.get(record)
+    if game is None:
+        game = Game.replay(deal_of(record), record.goal, record.passes, moves_of(record))
+        positions.put(record, game)
+    return game
 
 
 def save_position(session: Session, record: GameRecord, game: Game, *, undo: bool = False,
@@ -173,27 +246,34 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undo: boo
     Raises GameEnded when the stored game has already ended (its result is final), and
     GameConflict when someone else saved this game since ``record`` was read.
     """
-    if record.status in ENDED:
+    if status_of(record).ended:
         raise GameEnded(f"This game has ended ({record.status}): its result is final.")
     now = now or utcnow()
     status = finished_status(game)
-    if status != "playing":
+    if status.ended:
         lock_player_results(session, record.player_id)
     record.moves = " ".join(move.to_text() for move in game.moves)
     record.move_count = len(game.moves)
-    record.cleared = cards_cleared(game)
+    record.cleared = game.cards_cleared
+    if record.started_at is None and game.moves:
+        record.started_at = now  # the clock starts at the first move
     if undo:
         record.undo_count += 1
-    if status != "playing":
+    if status.ended:
         _end(record, status, now)
     record.updated_at = now
     try:
         session.flush()  # the version check: another tab's move wins, or this one does
-        if status != "playing":
+        if status.ended:
             record_result(session, record)
             session.flush()
     except StaleDataError:
         raise GameConflict("This game was changed elsewhere: reload to see it.") from None
+    # Filed under the moves just written: right even if the commit then fails (see Positions),
+    # as long as the game is one of this record's deal and rules.
+    if (game.goal == record.goal and game.passes == record.passes
+            and game.deal == deal_of(record)):
+        positions.put(record, game)
 
 
 def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
@@ -203,11 +283,11 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
     nothing, and an ended game is final). Returns whether it was. Raises GameConflict when the
     game moved elsewhere meanwhile.
     """
-    if record.status != "playing" or record.move_count == 0:
+    if record.status != GameStatus.PLAYING or record.move_count == 0:
         return False
     now = now or utcnow()
     lock_player_results(session, record.player_id)
-    _end(record, "abandoned", now)
+    _end(record, GameStatus.ABANDONED, now)
     record.updated_at = now
     try:
         session.flush()
@@ -227,7 +307,7 @@ def abandon_in_progress(session: Session, player_id: str, keep: str | None = Non
     """
     lock_player_results(session, player_id)
     query = select(GameRecord).where(
-        GameRecord.player_id == player_id, GameRecord.status == "playing",
+        GameRecord.player_id == player_id, GameRecord.status == GameStatus.PLAYING,
         GameRecord.move_count > 0).order_by(GameRecord.updated_at, GameRecord.id)
     if keep is not None:
         query = query.where(GameRecord.id != keep)
@@ -236,8 +316,20 @@ def abandon_in_progress(session: Session, player_id: str, keep: str | None = Non
 
 
 def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
-    """Time from the first page to the end (or to now while the game goes on)."""
+    """Time from the first move to the end (or to now while the game goes on); 0 before the
+    first move, so the clock starts when play does, not when the page loads."""
     if record.seconds is not None:
         return record.seconds
+    if record.started_at is None:
+        return 0
     end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
-    return max(0, int((end - as_utc(record.created_at)).total_seconds()))
+    return max(0, int((end - as_utc(record.started_at)).total_seconds()))
+
+
+def count_hint(session: Session, record: GameRecord) -> None:
+    """Count one hint on the game. A plain UPDATE, not through the version counter: a hint
+    changes no position, so it must not make the player's next move look stale."""
+    session.execute(update(GameRecord).where(GameRecord.id == record.id)
+                    .values(hints_used=GameRecord.hints_used + 1)
+                    .execution_options(synchronize_session=False))
+    set_committed_value(record, "hints_used", (record.hints_used or 0) + 1)

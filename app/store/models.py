@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from enum import StrEnum
 
 from sqlalchemy import (
     BigInteger,
@@ -20,21 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-
-class GameStatus(StrEnum):
-    """Where a stored game stands. The engine knows won and lost; only the store knows that a
-    player left a game for another (abandoned)."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-    ABANDONED = "abandoned"
-
-    @property
-    def ended(self) -> bool:
-        """Ended games never change again: their result is final."""
-        return self is not GameStatus.PLAYING
-
+from app.status import GameStatus
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status.value for status in GameStatus if status.ended)
@@ -114,9 +99,13 @@ class GameRecord(Base):
     )
 
     @property
+    def game_status(self) -> GameStatus:
+        return GameStatus(self.status)
+
+    @property
     def counted(self) -> bool:
         """Whether the game is in the statistics: it ended, and had at least one move."""
-        return self.status in ENDED and self.move_count > 0
+        return self.game_status.ended and self.move_count > 0
 
 
 class Player(Base):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
+from itertools import pairwise
 
 from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
 from sqlalchemy.orm import Session
@@ -233,6 +234,86 @@ def reset_statistics(session: Session, player_id: str) -> int:
         delete(G).where(G.player_id == player_id, G.status.in_(ENDED)),
         execution_options={"synchronize_session": False})
     return result.rowcount or 0
+
+
+# --- the deal of the day ---------------------------------------------------------------------
+DAILY_ROWS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """The player's results on one day's deal of the day under one set of rules (a player may
+    play it more than once: each game counts, and one win makes the day won)."""
+
+    day: date
+    variant: Variant
+    deal_number: str | None
+    games: int
+    won: int
+    best_cleared: int
+    last_game_id: str | None
+    last_status: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyStreak:
+    """The daily streak: consecutive UTC dates, each with at least one of that date's deals of
+    the day won (any rules), ending today or yesterday (so a streak is not lost before the
+    day is over). The date is the deal's date (``games.daily``), not when the game ended."""
+
+    current: int = 0
+    longest: int = 0
+    days_won: int = 0
+    last_won: date | None = None
+
+
+def daily_results(session: Session, player_id: str, limit: int = DAILY_ROWS
+                  ) -> list[DailyResult]:
+    """The player's deal-of-the-day results, newest day first, one row per (day, rules): the
+    counted games only (ended, with a move), like every other figure."""
+    won = func.sum(_flag("won"))
+    query = (
+        select(G.daily, G.goal, G.passes, func.max(G.deal_number), func.count(), won,
+               func.max(G.cleared), func.max(G.seq))
+        .where(counted(player_id), G.daily.is_not(None))
+        .group_by(G.daily, G.goal, G.passes)
+        .order_by(G.daily.desc(), G.goal, G.passes)
+        .limit(limit)
+    )
+    rows = session.execute(query).all()
+    # The latest game of each row (for its replay and result): one look-up by (player, seq).
+    last = {seq: (game_id, status) for seq, game_id, status in session.execute(
+        select(G.seq, G.id, G.status).where(
+            G.player_id == player_id, G.seq.in_([row[-1] for row in rows])))} if rows else {}
+    return [
+        DailyResult(day=day, variant=Variant(Goal(goal), passes), deal_number=deal, games=games,
+                    won=int(n_won or 0), best_cleared=int(cleared or 0),
+                    last_game_id=last.get(seq, (None, None))[0],
+                    last_status=last.get(seq, (None, None))[1])
+        for day, goal, passes, deal, games, n_won, cleared, seq in rows
+    ]
+
+
+def daily_streak(session: Session, player_id: str, today: date) -> DailyStreak:
+    """The daily streak (see ``DailyStreak``) on ``today`` (a UTC date). Reads the distinct
+    days with a daily win, newest first: one a day at most, a few hundred a year."""
+    days = session.scalars(
+        select(G.daily).where(counted(player_id), G.daily.is_not(None), G.status == "won",
+                              G.daily <= today)
+        .group_by(G.daily).order_by(G.daily.desc())).all()
+    if not days:
+        return DailyStreak()
+    longest = run = 1
+    for newer, older in pairwise(days):
+        run = run + 1 if newer - older == timedelta(days=1) else 1
+        longest = max(longest, run)
+    current = 0
+    if today - days[0] <= timedelta(days=1):
+        current = 1
+        while current < len(days) and days[current - 1] - days[current] == timedelta(days=1):
+            current += 1
+    return DailyStreak(current=current, longest=longest, days_won=len(days),
+                       last_won=days[0])
 
 
 # --- the display name ------------------------------------------------------------------------

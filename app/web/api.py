@@ -2,17 +2,25 @@
 
 Moves use RULES.md's JSON form. The caller's player cookie owns the games it creates; the
 engine judges every move and its reason comes back with a 422 when a move is illegal.
+
+The routes that bots call most (start, read, move, undo) are ``async def`` and do their
+database work in one ``run_in_threadpool`` call: a plain ``def`` route costs FastAPI a
+worker-thread hop for the route and another for checking its answer, and these hops were a
+fifth of a move's CPU time (bench/load.py, bench/profile_moves.py).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
+from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from app.engine import (
     DEFAULT_PASSES,
@@ -24,9 +32,9 @@ from app.engine import (
     Move,
     MoveError,
 )
-from app.store import GameConflict
+from app.store import GameConflict, elapsed_seconds, get_game, load_game
 from app.web import play as actions
-from app.web.deps import PlayerDep, SessionDep, SettingsDep
+from app.web.deps import GameDep, LoadedGame, OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.view import api_state
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -49,6 +57,9 @@ class NewGame(BaseModel):
     passes: StrictInt = Field(default=DEFAULT_PASSES, ge=1, le=3,
                               description="Trips through the stock: 1, 2 or 3",
                               json_schema_extra={"enum": [1, 2, 3]})
+    winnable_only: StrictBool = Field(
+        default=False, description="With no deal given: deal one the solver has proven "
+                                   "winnable for this goal and these passes.")
 
 
 class MoveIn(BaseModel):
@@ -76,6 +87,7 @@ class GameState(BaseModel):
     """A game as the engine sees it now."""
 
     id: str
+    version: int = Field(description="Changes with every move and undo; also the ETag")
     deal: int | None = Field(description="Deal number; null for a custom deal")
     custom_deal: str | None = Field(description="A custom deal in text form, else null")
     goal: Goal
@@ -92,6 +104,10 @@ class GameState(BaseModel):
     legal_moves: list[MoveOut]
     moves: list[MoveOut] = Field(description="The moves played so far")
     cards_removed: int
+    cards_cleared: int = Field(description="Cards gone towards the goal (of 28 or 52)")
+    hints_used: int
+    winnable_only: bool = Field(description="Dealt from the proven-winnable deals")
+    daily: str | None = Field(description="The UTC date whose deal of the day this is")
     elapsed_seconds: int
     started_at: str
     finished_at: str | None
@@ -103,26 +119,64 @@ class Problem(BaseModel):
     detail: str
 
 
-def state(record, game) -> GameState:
-    return GameState.model_validate(api_state(record, game))
+class HintOut(BaseModel):
+    """The solver's advice from the current position."""
+
+    move: MoveOut | None = Field(description="The move to play; null once the game is over")
+    winnable: bool | None = Field(description="Whether the game can still be won; null when "
+                                              "the search ran out of time")
+    winnable_until: int | None = Field(
+        description="When no win is left: how many moves to undo to be back in a winnable "
+                    "position (null when none is, or the search could not tell)")
+    message: str
 
 
-def _open(session, game_id: str):
-    try:
-        return actions.open_game(session, game_id)
-    except actions.GameNotFound:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no game {game_id!r}") from None
+class AnalysisOut(BaseModel):
+    """Where a game went wrong, by the solver. null: the search hit its limit."""
+
+    winnable_at_start: bool | None
+    lost_at: int | None = Field(description="The 1-based number of the move after which a "
+                                            "winnable game could no longer be won")
+    better_move: MoveOut | None = Field(description="A move that kept the win at that point")
+    solution: list[MoveOut] | None = Field(description="A winning line from the start")
 
 
-def existing_game(game_id: str, session: SessionDep) -> str:
-    """The game's id, once it is known to exist: an unknown game is a 404 whatever the body."""
-    _open(session, game_id)
-    return game_id
+def state(loaded: LoadedGame) -> GameState:
+    record = loaded.record
+    return GameState.model_validate(
+        api_state(record, loaded.game, elapsed=elapsed_seconds(record)))
+
+
+def etag(loaded: LoadedGame) -> str:
+    return f'"{loaded.version}"'
+
+
+ETAG = re.compile(r'\s*(?:W/)?"(\d{1,10})"\s*')
+
+
+def expected_version(if_match: str | None) -> int | None:
+    """The version an ``If-Match`` header names: None for no header or ``*`` (any version);
+    a header naming no version of ours can match nothing (-1)."""
+    if if_match is None or if_match.strip() == "*":
+        return None
+    versions = [int(m.group(1)) for part in if_match.split(",")
+                if (m := ETAG.fullmatch(part))]
+    return versions[0] if len(versions) == 1 else -1
+
+
+def with_etag(response: Response, loaded: LoadedGame) -> GameState:
+    response.headers["ETag"] = etag(loaded)
+    return state(loaded)
+
+
+async def existing_game(loaded: GameDep) -> LoadedGame:
+    """The game, once it is known to exist: an unknown game is a 404 whatever the body."""
+    return loaded
 
 
 async def move_body(request: Request) -> MoveIn:
-    """The move in the request body, read only after ``existing_game`` has found the game
-    (FastAPI would otherwise judge a declared body before any dependency runs)."""
+    """The move in the request body, read only after the game has been found (FastAPI would
+    otherwise judge a declared body before any dependency runs)."""
     raw = await request.body()
     try:
         return MoveIn.model_validate_json(raw or b"null")
@@ -132,64 +186,143 @@ async def move_body(request: Request) -> MoveIn:
              for err in exc.errors(include_url=False, include_input=False)]) from None
 
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": Problem, "description": "The game belongs to another player"},
     404: {"model": Problem, "description": "No such game"},
     409: {"model": Problem, "description": "The game changed meanwhile; read it again"},
+    412: {"model": GameState, "description": "If-Match named another version than the "
+                                              "current one: nothing was done; the body is the "
+                                              "game as it is now"},
 }
+
+IfMatch = Annotated[str | None, Header(
+    description='The version the move is meant for, as GET returned it in ETag, e.g. "7". '
+                "Without it the move applies to whatever the position is now.")]
 
 
 @contextmanager
 def refusals_as_http() -> Iterator[None]:
     """The engine's and the store's refusals as HTTP errors: an illegal move is 422 with the
-    engine's reason, another player's game 403, a move that lost a race 409."""
+    engine's reason, a move that lost a race 409."""
     try:
         yield
     except (MoveError, IllegalMove) as exc:
         raise HTTPException(422, str(exc)) from None
-    except actions.NotYourGame:
-        raise HTTPException(403, "this game belongs to another player") from None
+    except actions.VersionMismatch:
+        raise  # the route answers 412 with the game as it is
     except GameConflict as exc:
         raise HTTPException(409, str(exc)) from None
 
 
+def precondition_failed(session, game_id: str) -> JSONResponse:
+    """412: the game as it is now, with its ETag, so the client can decide again."""
+    session.rollback()
+    record = get_game(session, game_id)
+    assert record is not None
+    session.refresh(record)
+    loaded = LoadedGame(record, load_game(record))
+    return JSONResponse(state(loaded).model_dump(mode="json", by_alias=True), status_code=412,
+                        headers={"ETag": etag(loaded)})
+
+
 @router.post("/games", status_code=201, response_model=GameState)
-def create(body: NewGame, request: Request, response: Response, session: SessionDep,
-           settings: SettingsDep, player_id: PlayerDep) -> GameState:
-    """Start a game for the caller's player cookie (one is issued if the caller has none)."""
-    number = body.deal if body.deal is not None else actions.random_deal_number(settings)
-    record = actions.start(session, player_id, Deal.from_number(number), body.goal, body.passes)
-    _, game = actions.open_game(session, record.id)
-    response.headers["Location"] = str(request.url_for("read_game", game_id=record.id))
-    return state(record, game)
+async def create(body: NewGame, request: Request, response: Response, session: SessionDep,
+                 settings: SettingsDep, player_id: PlayerDep) -> GameState:
+    """Start a game for the caller's player cookie (one is issued if the caller has none).
+    A game in progress with moves is abandoned (it counts as a loss)."""
+
+    def start() -> GameState:
+        from app import coach
+
+        only_winnable = body.winnable_only and body.deal is None
+        if body.deal is not None:
+            number = body.deal
+        elif only_winnable:
+            number = coach.winnable_deal(Goal(body.goal), body.passes)
+        else:
+            number = actions.random_deal_number(settings)
+        record = actions.start(session, player_id, Deal.from_number(number), body.goal,
+                               body.passes, winnable_only=only_winnable)
+        response.headers["Location"] = str(request.url_for("read_game", game_id=record.id))
+        return with_etag(response, LoadedGame(record, load_game(record)))
+
+    return await run_in_threadpool(start)
 
 
 @router.get("/games/{game_id}", response_model=GameState, name="read_game",
             responses={404: ERRORS[404]})
-def read(game_id: str, session: SessionDep) -> GameState:
-    """Read a game: anyone with its id may look."""
-    return state(*_open(session, game_id))
+async def read(loaded: GameDep, response: Response) -> GameState:
+    """Read a game: anyone with its id may look. The ETag header is its version."""
+    return with_etag(response, loaded)  # no database work: the game is loaded
 
 
 @router.post("/games/{game_id}/moves", response_model=GameState,
              responses={**ERRORS, 422: {"model": Problem, "description": "Illegal move"}},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": MoveIn.model_json_schema()}}}})
-def move(game_id: Annotated[str, Depends(existing_game)],
-         body: Annotated[MoveIn, Depends(move_body)],
-         session: SessionDep, player_id: PlayerDep) -> GameState:
-    """Play one move (a ``MoveIn``); an illegal move answers 422 with the engine's reason."""
-    with refusals_as_http():
-        chosen = Move.from_dict(body.model_dump(exclude_none=True))
-        record, game = actions.play(session, game_id, player_id, chosen)
-    return state(record, game)
+async def move(loaded: Annotated[LoadedGame, Depends(existing_game)],
+               body: Annotated[MoveIn, Depends(move_body)], owned: OwnedGame,
+               session: SessionDep, response: Response, if_match: IfMatch = None) -> Any:
+    """Play one move (a ``MoveIn``); an illegal move answers 422 with the engine's reason.
+    With ``If-Match``, the move applies only to that version (412 otherwise), so a retried
+    request never plays twice."""
+    version = expected_version(if_match)
+
+    def play() -> Any:
+        try:
+            with refusals_as_http():
+                chosen = Move.from_dict(body.model_dump(exclude_none=True))
+                actions.play(session, owned, chosen, expected_version=version)
+        except actions.VersionMismatch:
+            return precondition_failed(session, owned.record.id)
+        return with_etag(response, owned)
+
+    return await run_in_threadpool(play)
 
 
 @router.post("/games/{game_id}/undo", response_model=GameState,
              responses={**ERRORS, 422: {"model": Problem, "description": "Nothing to undo"}})
-def undo(game_id: str, session: SessionDep, player_id: PlayerDep) -> GameState:
-    """Take back the last move."""
-    _open(session, game_id)
-    with refusals_as_http():
-        record, game, _ = actions.undo(session, game_id, player_id)
-    return state(record, game)
+async def undo(owned: OwnedGame, session: SessionDep, response: Response,
+               if_match: IfMatch = None) -> Any:
+    """Take back the last move (with ``If-Match``: only from that version)."""
+
+    def take_back() -> Any:
+        try:
+            with refusals_as_http():
+                actions.undo(session, owned, expected_version=expected_version(if_match))
+        except actions.VersionMismatch:
+            return precondition_failed(session, owned.record.id)
+        return with_etag(response, owned)
+
+    return await run_in_threadpool(take_back)
+
+
+@router.post("/games/{game_id}/hint", response_model=HintOut,
+             responses={403: ERRORS[403], 404: ERRORS[404],
+                        422: {"model": Problem, "description": "The game is over"},
+                        429: {"model": Problem, "description": "A hint is still running"}})
+def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> HintOut:
+    """The solver's next move from the current position; counts one hint on the game."""
+    try:
+        with refusals_as_http():
+            advice = actions.hint(session, owned, player_id)
+    except actions.SolverBusy as exc:
+        raise HTTPException(429, str(exc)) from None
+    until = actions.winnable_until(owned) if advice.winnable is False else None
+    return HintOut(move=advice.move.to_dict() if advice.move else None,
+                   winnable=advice.winnable, winnable_until=until,
+                   message=advice.message)
+
+
+@router.get("/games/{game_id}/analysis", response_model=AnalysisOut,
+            responses={403: ERRORS[403], 404: ERRORS[404]})
+def analysis(loaded: GameDep, player_id: PlayerDep) -> AnalysisOut:
+    """Where the game went wrong: its player may ask at any time, anyone once it is over
+    (as for replays)."""
+    if loaded.record.player_id != player_id and not loaded.record.game_status.ended:
+        raise HTTPException(403, "only its player can analyse a game in progress")
+    found = actions.analyse(loaded)
+    return AnalysisOut(
+        winnable_at_start=found.winnable_at_start, lost_at=found.lost_at,
+        better_move=found.better_move.to_dict() if found.better_move else None,
+        solution=[m.to_dict() for m in found.solution] if found.solution is not None else None)

@@ -1,30 +1,93 @@
-"""FastAPI dependencies: the database session, the settings and the caller's player id."""
+"""FastAPI dependencies: the database session, the settings, the caller's player id, and the
+game a request is about, loaded and checked once.
+
+``GameDep`` is any game (anyone may look at one); ``OwnedGame`` is a game the caller may move
+in: a route that changes a game takes ``OwnedGame`` and never checks ownership itself.
+
+Only what talks to the database is a plain ``def`` (FastAPI runs it on a worker thread); the
+rest are ``async def``, because FastAPI hands every plain dependency to the thread pool, and
+each such hop costs more CPU than these functions themselves (measured: bench/load.py).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
+from app.engine import Game
 from app.settings import Settings
+from app.store import GameRecord, get_game, load_game
+from app.web.errors import PageError, is_api
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    """A session per request; routes commit explicitly before they answer."""
-    with request.app.state.db.sessions() as session:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """A session per request; routes commit explicitly before they answer.
+
+    Making a session touches no database, nor does closing one that holds no transaction
+    (a route that committed): both happen here, on the event loop. Closing one that still
+    holds a transaction rolls it back, on a worker thread, as any database call."""
+    session = request.app.state.db.sessions()
+    try:
         yield session
+    finally:
+        if session.in_transaction():
+            await run_in_threadpool(session.close)
+        else:
+            session.close()
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def get_player_id(request: Request) -> str:
+async def get_player_id(request: Request) -> str:
     return request.state.player_id
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[str, Depends(get_player_id)]
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    """A stored game and the engine's position, rebuilt from its moves."""
+
+    record: GameRecord
+    game: Game
+
+    @property
+    def version(self) -> int:
+        """Changes with every move and undo: what ``If-Match`` and the board's forms carry."""
+        return self.record.version
+
+
+def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> LoadedGame:
+    record = get_game(session, game_id)
+    if record is None:
+        if is_api(request):
+            raise HTTPException(404, f"no game {game_id!r}")
+        raise PageError(404, "No such game",
+                        "This game does not exist. Start a new one from the home page.")
+    return LoadedGame(record, load_game(record))
+
+
+GameDep = Annotated[LoadedGame, Depends(get_loaded_game)]
+
+
+async def get_owned_game(request: Request, loaded: GameDep, player_id: PlayerDep) -> LoadedGame:
+    if loaded.record.player_id != player_id:
+        if is_api(request):
+            raise HTTPException(403, "this game belongs to another player")
+        raise PageError(403, "Not your game",
+                        "This game belongs to another player. You can play the same deal "
+                        "yourself from its deal link.")
+    return loaded
+
+
+OwnedGame = Annotated[LoadedGame, Depends(get_owned_game)]

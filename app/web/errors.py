@@ -3,6 +3,11 @@
 No answer ever carries a traceback or echoes what was sent: FastAPI's own validation answer
 repeats each bad ``input``, which cannot even be written as JSON when it is ``NaN`` or
 ``1e400``, so the API's 422 is built here from each problem's place and message only.
+
+A database that cannot answer (down, restarting, its SQLite file gone or read-only for a
+write) is an outage, not a bug in the request: 503, so clients and load balancers retry
+later, and nothing of the driver's message (hosts, paths, SQL) reaches the caller. No state
+is kept about it: the next request tries the database again, so the app recovers by itself.
 """
 
 from __future__ import annotations
@@ -13,8 +18,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.store.db import DatabaseUnavailable
 from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
@@ -25,16 +33,27 @@ TITLES = {
     404: "Page not found",
     405: "Not allowed",
     409: "Something changed",
+    413: "Too much sent",
+    415: "That didn't work",
     422: "That didn't work",
     500: "Something went wrong",
+    503: "Not available right now",
 }
 
 MESSAGES = {
     404: "There is nothing at this address. The game you want may be on the home page.",
     405: "This address can't be used that way. Start from the home page or the board instead.",
+    413: "That was far more than any form here sends, so it was not read.",
     500: "Something went wrong on our side, and nothing you did caused it. Your games are saved: "
          "go back to the home page and carry on.",
+    503: "The games' database is not answering at the moment, so nothing could be loaded or "
+         "saved. Nothing you did caused it: please try again in a minute.",
 }
+
+DATABASE_ERRORS = (DBAPIError, DisconnectionError, PoolTimeout, DatabaseUnavailable)
+"""Every way the database can fail to answer: the DB-API's errors (OperationalError and its
+kin, raised by the driver), a connection lost on checkout, no pooled connection free in time,
+and a SQLite file that is gone or replaced."""
 
 
 class PageError(Exception):
@@ -105,6 +124,18 @@ def install(app: FastAPI) -> None:
             f"{'.'.join(str(p) for p in err['loc'][1:])}: {err['msg']}" for err in found)
         message = f"The request was not understood ({summary})."
         return error_page(request, 400, TITLES[400], message)
+
+    async def _database_unavailable(request: Request, exc: Exception) -> Response:
+        log.error("Database unavailable on %s %s: %s", request.method, request.url.path,
+                  exc, exc_info=exc)
+        if is_api(request):
+            return JSONResponse({"detail": "The database is unavailable, so the request was "
+                                           "not completed. Please try again shortly."},
+                                status_code=503)
+        return error_page(request, 503, TITLES[503], MESSAGES[503])
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database_unavailable)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

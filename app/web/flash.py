@@ -24,6 +24,7 @@ class Flash:
     tone: str = "info"  # "info" or "error" (a refused move)
     cards: tuple[str, ...] = ()  # cards to highlight (a hint)
     action: str | None = None  # a control to highlight (a hint to draw or recycle)
+    refused: tuple[str, ...] = ()  # cards of a refused move, shown shaking
 
 
 def _serializer(request: Request) -> URLSafeTimedSerializer:
@@ -38,7 +39,7 @@ def put(request: Request, response: Response, game_id: str, flash: Flash) -> Non
     """Attach ``flash`` to a redirect towards the board of ``game_id``."""
     token = _serializer(request).dumps(
         {"g": game_id, "m": flash.message[:500], "t": flash.tone, "c": list(flash.cards),
-         "a": flash.action})
+         "a": flash.action, "r": list(flash.refused)})
     response.set_cookie(COOKIE, token, max_age=MAX_AGE, path=_path(game_id), httponly=True,
                         samesite="lax", secure=request.app.state.settings.cookie_secure)
 
@@ -55,8 +56,10 @@ def take(request: Request, game_id: str) -> Flash | None:
     if not isinstance(data, dict) or data.get("g") != game_id:
         return None
     cards = data.get("c") or []
+    refused = data.get("r") or []
     return Flash(message=str(data.get("m", "")), tone=str(data.get("t", "info")),
                  cards=tuple(str(c) for c in cards if isinstance(c, str)),
+                 refused=tuple(str(c) for c in refused if isinstance(c, str)),
                  action=data.get("a") if isinstance(data.get("a"), str) else None)
 
 

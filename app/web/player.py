@@ -2,19 +2,33 @@
 
 A game belongs to the id that started it. The signature (itsdangerous, keyed by SECRET_KEY)
 means a browser cannot claim someone else's id by editing its cookie.
+
+A new cookie is handed out on reads (any page view), never in answer to a write that came
+without one: a browser that posts without a cookie was not sent here by one of our pages
+(or refuses cookies), and a refused write must not leave a fresh identity behind in it.
+``POST /api/games`` is the one exception, so a JSON client can start with its first game,
+and then only when the game was created.
+
+The middleware is plain ASGI rather than Starlette's ``BaseHTTPMiddleware``: that one runs
+the app in a task group, which wraps any exception raised while a route reads its body (such
+as the body-size limit's 413) in an ExceptionGroup that the app's handlers no longer see.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
 
 from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
+from app.web.security import route_path
 
 SALT = "pyramid.player-id"
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+FIRST_COOKIE_WRITES = frozenset({("POST", "/api/games")})
+"""Writes that may hand out a first cookie (when they succeed)."""
 
 
 class PlayerCookie:
@@ -48,14 +62,41 @@ class PlayerCookie:
             secure=self.settings.cookie_secure,
         )
 
-    async def middleware(
-        self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        """Give every request a player id; set the cookie when the browser had none."""
-        player_id = self.read(request.cookies.get(self.settings.cookie_name))
-        fresh = player_id is None
-        request.state.player_id = player_id or uuid.uuid4().hex
-        response = await call_next(request)
-        if fresh:
-            self.attach(response, request.state.player_id)
-        return response
+    def set_cookie_header(self, player_id: str) -> tuple[bytes, bytes]:
+        """The ``Set-Cookie`` header ``attach`` would add, as an ASGI header pair."""
+        carrier = Response()
+        self.attach(carrier, player_id)
+        return next((name, value) for name, value in carrier.raw_headers
+                    if name == b"set-cookie")
+
+    def middleware(self, app: ASGIApp) -> ASGIApp:
+        """An ASGI middleware giving every request a player id (``request.state.player_id``),
+        and setting the cookie when the browser had none and ``may_hand_out`` allows it."""
+
+        async def with_player(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            request = Request(scope)
+            player_id = self.read(request.cookies.get(self.settings.cookie_name))
+            fresh = player_id is None
+            player_id = player_id or uuid.uuid4().hex
+            request.state.player_id = player_id  # kept in scope["state"] for the routes
+
+            async def send_with_cookie(message: Message) -> None:
+                if (fresh and message["type"] == "http.response.start"
+                        and may_hand_out(scope["method"], route_path(scope), message["status"])):
+                    message["headers"] = [*message.get("headers", []),
+                                          self.set_cookie_header(player_id)]
+                await send(message)
+
+            await app(scope, receive, send_with_cookie)
+
+        return with_player
+
+
+def may_hand_out(method: str, path: str, status: int) -> bool:
+    """Whether a request without a valid cookie gets a new one with this answer."""
+    if method not in STATE_CHANGING:
+        return True
+    return (method, path) in FIRST_COOKIE_WRITES and status < 400

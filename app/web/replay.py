@@ -17,11 +17,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine import Game
-from app.store import display_name, get_game
-from app.store.games import deal_of, moves_of
-from app.store.models import ENDED
+from app.status import GameStatus
+from app.store import deal_of, display_name, get_game, moves_of
+from app.web import play as actions
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
+from app.web.htmx import is_htmx
 from app.web.statsview import RESULT_LABELS, deal_link
 from app.web.templating import templates
 from app.web.view import ABANDONED_REASON, board_context, describe_step, format_duration
@@ -32,39 +33,72 @@ router = APIRouter(include_in_schema=False)
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse, name="replay")
 def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id: str,
            step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-           play: Annotated[bool, Query()] = False) -> Response:
+           play: Annotated[bool, Query()] = False,
+           win_from: Annotated[int | None, Query(ge=0, le=100_000)] = None) -> Response:
+    """The replay of an ended game; with ``win_from=K``, the game's first K moves followed by a
+    winning line the solver found from there (what the player could have done instead)."""
     record = get_game(session, game_id)
     if record is None:
         raise PageError(404, "No such game",
                         "There is no game at this address: it may have been deleted when its "
                         "player reset their statistics.")
-    if record.status not in ENDED:
+    if not record.game_status.ended:
         mine = record.player_id == player_id
         raise PageError(409, "Not finished yet",
                         "This game is still being played: its replay opens once it has ended."
                         + (" Finish it, or start another game, first." if mine else ""),
                         link=(f"/games/{game_id}", "Go to the game" if mine else "Watch it now"))
     moves = moves_of(record)
+    if win_from is not None:
+        line = winning_line(record, moves, win_from)
+        if line is None:
+            raise PageError(404, "No winning line from there",
+                            "The solver found no win from that point of this game.",
+                            link=(f"/games/{game_id}/replay", "Watch the game's replay"))
+        moves = moves[:win_from] + list(line)
     last = len(moves)
     step = min(step, last)
     game = Game.replay(deal_of(record), record.goal, record.passes, moves[:step])
     final = Game.replay(deal_of(record), record.goal, record.passes, moves)
     outcome = final.outcome()
-    context: dict[str, Any] = board_context(record, game, can_play=False, replay=True)
+    context: dict[str, Any] = board_context(record, game, elapsed=record.seconds or 0,
+                                            can_play=False, replay=True)
+    lost_at = None
+    if record.game_status is GameStatus.LOST and win_from is None:
+        try:
+            lost_at = actions.analysis_of_ended(record).lost_at
+        except actions.SolverBusy:
+            lost_at = None  # the move list is shown without the mark rather than not at all
     context.update(
         step=step,
         last=last,
         steps=[describe_step(move) for move in moves],
         autoplay=play and step < last,
+        win_from=win_from,
+        base=f"/games/{game_id}/replay?" + (f"win_from={win_from}&" if win_from is not None
+                                            else "") + "step=",
         owner_name=display_name(session, record.player_id),
         result=record.status,
         result_label=RESULT_LABELS[record.status],
-        result_reason=ABANDONED_REASON if record.status == "abandoned" or outcome is None
+        lost_at=lost_at,
+        result_reason=ABANDONED_REASON if record.game_status is GameStatus.ABANDONED
+        or outcome is None
         else outcome.reason,
         duration=format_duration(record.seconds or 0),
         deal_again=deal_link(record.deal_number, record.goal, record.passes),
         mine=record.player_id == player_id,
     )
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx(request):
         return templates.TemplateResponse(request, "replay.html", context, block_name="stage")
     return templates.TemplateResponse(request, "replay.html", context)
+
+
+def winning_line(record, moves: list, start: int) -> tuple | None:
+    """A winning line from the position after the game's first ``start`` moves, or None."""
+    from app.engine.solver import solve
+
+    if start > len(moves):
+        return None
+    position = Game.replay(deal_of(record), record.goal, record.passes, moves[:start])
+    found = solve(position, node_limit=actions.ANALYSIS_NODE_LIMIT)
+    return found.moves if found.winnable else None

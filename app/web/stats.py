@@ -17,8 +17,11 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
+from app.coach import today_utc
 from app.store import (
     VARIANTS,
+    daily_results,
+    daily_streak,
     display_name,
     export_rows,
     history,
@@ -31,6 +34,8 @@ from app.store import (
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.deps import PlayerDep, SessionDep
 from app.web.statsview import (
+    daily_figures,
+    daily_row,
     figure_list,
     history_row,
     iso,
@@ -74,6 +79,8 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "notice": notice,
             "total": stats.total,
             "total_figures": figure_list(stats.total),
+            "daily": [daily_row(result) for result in daily_results(session, player_id)],
+            "daily_figures": daily_figures(daily_streak(session, player_id, today_utc())),
             "variants": [
                 {"variant": variant, "figures": stats.variants[variant],
                  "list": figure_list(stats.variants[variant]),

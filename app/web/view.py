@@ -1,7 +1,8 @@
 """What the pages and the JSON API show of a game: plain data built from the engine's state.
 
-Pure functions with no I/O, so the templates stay free of game logic and the API and the
-board can never disagree about what a position looks like.
+Pure functions with no I/O and no database: a route hands over the stored game (anything with
+a ``GameRecord``'s attributes) and the engine's position, so the templates stay free of game
+logic and the API and the board can never disagree about what a position looks like.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 from app.engine import Card, CardError, Game, Move, Op
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.solver import Hint
-from app.store import GameRecord
-from app.store.games import elapsed_seconds
+from app.status import GameStatus
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
+
+ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
 
 
 def with_symbols(text: str) -> str:
@@ -31,16 +33,6 @@ def with_symbols(text: str) -> str:
     return _CARD_NAME.sub(symbol, text)
 
 
-def explain_illegal(move: Move, engine_reason: str) -> str:
-    """The short message for an illegal move: ``7♥ + 5♣ = 12, not 13.`` for a bad pair."""
-    if move.op is Op.REMOVE and len(move.cards) == 2:
-        a, b = move.cards
-        total = a.rank + b.rank
-        if total != 13 and "make" in engine_reason:
-            return f"{a.symbol} + {b.symbol} = {total}, not 13."
-    return with_symbols(engine_reason)
-
-
 def describe_move(move: Move) -> str:
     """What a move did, for the live region: ``Removed 5♥ and 8♣.``"""
     if move.op is Op.DRAW:
@@ -50,7 +42,16 @@ def describe_move(move: Move) -> str:
     return "Removed " + " and ".join(card.symbol for card in move.cards) + "."
 
 
-def describe_hint(hint: Hint) -> str:
+def say_move(move: Move) -> str:
+    """A move in a sentence's middle: ``remove 5♥ and 8♣``, ``draw a card from the stock``."""
+    if move.op is Op.DRAW:
+        return "draw a card from the stock"
+    if move.op is Op.RECYCLE:
+        return "turn the waste over for the next pass"
+    return "remove " + " and ".join(card.symbol for card in move.cards)
+
+
+def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
     """A hint for the live region: the move in words, then the solver's verdict.
 
     ``Hint: remove 5♥ and 8♣. This deal can still be won.``
@@ -58,16 +59,14 @@ def describe_hint(hint: Hint) -> str:
     move = hint.move
     if move is None:
         return with_symbols(hint.message)
-    if move.op is Op.DRAW:
-        step = "draw a card from the stock"
-    elif move.op is Op.RECYCLE:
-        step = "turn the waste over for the next pass"
-    else:
-        step = "remove " + " and ".join(card.symbol for card in move.cards)
+    step = say_move(move)
     if hint.winnable is True:
         verdict = "This deal can still be won."
     elif hint.winnable is False:
         verdict = "No win is possible from here; this keeps the most cards in play."
+        if winnable_until:
+            verdict += (f" Undo {winnable_until} move{'s' if winnable_until != 1 else ''} to get "
+                        "back to a winnable position.")
     else:
         verdict = "The solver could not decide this position in time."
     return f"Hint: {step}. {verdict}"
@@ -100,21 +99,37 @@ def pyramid_slots(game: Game) -> list[Slot]:
     return slots
 
 
-ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
+@dataclass(frozen=True, slots=True)
+class Leaving:
+    """A card the last move removed, drawn once more where it was so it can fade out on the new
+    board (the redraw never waits for an animation)."""
+
+    card: Card
+    row: int | None  # its pyramid place; None for a stock or waste card
+    col: int | None
+    pile: str | None  # "stock" or "waste"
 
 
-def status_of(game: Game, record: GameRecord | None = None) -> str:
+def leaving_cards(game: Game, removed: tuple[Card, ...]) -> list[Leaving]:
+    """Where each card of the move just played was, from the deal (pyramid cards never move)."""
+    leaving = []
+    for card in removed:
+        if card in game.deal.pyramid:
+            row, col = row_col(game.deal.pyramid.index(card))
+            leaving.append(Leaving(card, row, col, None))
+        else:
+            leaving.append(Leaving(card, None, None, "stock" if game.stock_top is None
+                                   or game.waste_top is not None else "waste"))
+    return leaving
+
+
+def status_of(record: Any, game: Game) -> GameStatus:
     """``playing``, ``won``, ``lost``, or ``abandoned`` (which only the record knows)."""
-    if record is not None and record.status == "abandoned":
-        return "abandoned"
+    stored = record.game_status
+    if stored.ended:
+        return stored
     outcome = game.outcome()
-    return "playing" if outcome is None else outcome.result
-
-
-def cleared_of(game: Game) -> int:
-    """Cards cleared towards the goal, as the board's counter and the statistics count them."""
-    return game.cards_removed if game.goal.value == "wholedeck" else (
-        PYRAMID_SIZE - game.pyramid_left)
+    return stored if outcome is None else GameStatus(outcome.result)
 
 
 def describe_step(move: Move) -> str:
@@ -126,19 +141,21 @@ def describe_step(move: Move) -> str:
     return " + ".join(card.symbol for card in move.cards)
 
 
-def board_context(record: GameRecord, game: Game, *, can_play: bool,
+def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
                   selected: str | None = None, replay: bool = False,
                   hinted: tuple[str, ...] = (), hinted_action: str | None = None,
+                  removed: tuple[Card, ...] = (), refused: tuple[str, ...] = (),
                   ) -> dict[str, Any]:
     """Everything the board template needs, computed once here rather than in Jinja.
 
     ``replay`` draws the same board read-only: free cards look free but nothing is a control.
-    ``hinted`` cards (or the ``hinted_action`` control) are highlighted after a hint.
+    ``hinted`` cards (or the ``hinted_action`` control) are highlighted after a hint;
+    ``removed`` cards fade out where they were; ``refused`` cards shake (a refused move).
     """
     outcome = game.outcome()
-    status = "playing" if replay and outcome is None else status_of(game, record)
+    status = GameStatus.PLAYING if replay and outcome is None else status_of(record, game)
     owner = can_play and not replay
-    can_move = owner and status == "playing"
+    can_move = owner and status is GameStatus.PLAYING
     legal = set(game.legal_moves)
     selectable = {card.name for card in game.free_cards()} if can_move else set()
     if selected not in selectable:
@@ -146,10 +163,11 @@ def board_context(record: GameRecord, game: Game, *, can_play: bool,
     return {
         "record": record,
         "game": game,
+        "version": record.version,
         "slots": pyramid_slots(game),
         "status": status,
         "outcome": outcome,
-        "abandoned": status == "abandoned",
+        "abandoned": status is GameStatus.ABANDONED,
         "abandon_reason": ABANDONED_REASON,
         "replay": replay,
         # What looks free (every free card) and what can be clicked (only while playing).
@@ -159,35 +177,40 @@ def board_context(record: GameRecord, game: Game, *, can_play: bool,
         "can_play": owner,
         "hinted": set(hinted) & selectable,
         "hinted_action": hinted_action if can_move else None,
+        "refused": set(refused),
+        "leaving": leaving_cards(game, removed) if not replay else [],
         "can_move": can_move,
         "can_draw": can_move and Move.draw() in legal,
         "can_recycle": can_move and Move.recycle() in legal,
         "can_undo": can_move and bool(game.moves),
+        "no_draw_reason": None if not can_move or Move.draw() in legal
+        else with_symbols(game.why_illegal(Move.draw()) or ""),
         "stock_top": game.stock_top,
         "waste_top": game.waste_top,
-        "elapsed": elapsed_seconds(record),
-        "running": status == "playing" and not replay,
+        "elapsed": elapsed,
+        "running": can_move and bool(game.moves),
         "to_clear": game.goal.cards_to_clear,
-        "cleared": cleared_of(game),
+        "cleared": game.cards_cleared,
     }
 
 
-def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
+def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
     """The JSON form of a game for ``/api/games/{id}``.
 
     Once the game is over (won, lost or abandoned) nothing is free and no move is legal.
     """
     outcome = game.outcome()
-    status = status_of(game, record)
-    playing = status == "playing"
+    status = status_of(record, game)
+    playing = status is GameStatus.PLAYING
     return {
         "id": record.id,
+        "version": record.version,
         "deal": int(record.deal_number) if record.deal_number is not None else None,
         "custom_deal": record.deal_text,
         "goal": game.goal.value,
         "passes": game.passes,
-        "status": status,
-        "reason": (ABANDONED_REASON if record.status == "abandoned"
+        "status": status.value,
+        "reason": (ABANDONED_REASON if status is GameStatus.ABANDONED
                    else outcome.reason if outcome else None),
         "pyramid": [card.name if card else None for card in game.pyramid],
         "stock": {"top": game.stock_top.name if game.stock_top else None,
@@ -200,7 +223,11 @@ def api_state(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": [move.to_dict() for move in game.legal_moves] if playing else [],
         "moves": [move.to_dict() for move in game.moves],
         "cards_removed": game.cards_removed,
-        "elapsed_seconds": elapsed_seconds(record),
+        "cards_cleared": game.cards_cleared,
+        "hints_used": record.hints_used or 0,
+        "winnable_only": bool(record.winnable_only),
+        "daily": record.daily.isoformat() if record.daily else None,
+        "elapsed_seconds": elapsed,
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,
     }

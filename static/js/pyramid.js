@@ -1,67 +1,217 @@
 /* Pyramid: the little the board needs beyond HTML forms and htmx.
- *  - selecting the first card of a pair happens here, at once, without a request;
- *  - keyboard play: arrow keys between free cards, D to draw/recycle, U to undo, H for a
- *    hint, Esc;
- *  - focus kept in place across board redraws, the game clock, the copy-link button;
- *  - the leaving-card animation (skipped when the player prefers reduced motion).
+ *
+ *  - Every board input (a card, Draw, Recycle, Undo, Hint, a key, a drag) goes into one queue
+ *    and is sent to the server one at a time, in order. Each request carries the version of the
+ *    game that the last answer drew, and only the server's answers are ever drawn: the board
+ *    never shows a position the server does not hold, no input is lost, and no late answer
+ *    overwrites a newer one. An input about a card that an earlier input removed is dropped
+ *    (a double-click on a King removes it once).
+ *  - The server decides everything, the selection included; the page only marks a pressed card
+ *    at once, so a click feels instant while its answer is on the way.
+ *  - Keyboard play (arrows between free cards; D, U, H, Esc), drag a card onto its partner,
+ *    the game clock, the copy-link button, and Back/Forward showing the server's position.
  * Without this file every control still works as a plain form.
  */
 (function () {
   "use strict";
 
-  var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-  function configureHtmx() {
-    if (!window.htmx) return;
-    // The swap waits for the leaving animation; no wait when motion is reduced.
-    window.htmx.config.defaultSwapDelay = reduceMotion.matches ? 0 : 170;
-  }
-  configureHtmx();
-  if (reduceMotion.addEventListener) reduceMotion.addEventListener("change", configureHtmx);
-
   function board() { return document.getElementById("board"); }
-  function selectedInput() { return document.querySelector("#play input[name=selected]"); }
-  function freeCards() {
-    return Array.prototype.slice.call(
-      document.querySelectorAll("#board button[data-card]:not([disabled])"));
-  }
+  function playForm() { return document.getElementById("play"); }
   function say(text) {
     var region = document.getElementById("message");
     if (region) region.textContent = text;
   }
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+  function freeCards() {
+    return Array.prototype.slice.call(
+      document.querySelectorAll("#board button[data-card]:not([disabled])"));
+  }
+  function enabledCard(name) {
+    return document.querySelector('#board button[data-card="' + name + '"]:not([disabled])');
+  }
 
-  function setSelected(name) {
-    var input = selectedInput();
-    if (!input) return;
-    input.value = name || "";
-    freeCards().forEach(function (button) {
-      var on = button.getAttribute("data-card") === name;
-      button.classList.toggle("selected", on);
-      button.setAttribute("aria-pressed", on ? "true" : "false");
+  /* --- the input queue ------------------------------------------------------------------ */
+  var queue = [];
+  var busy = false;
+
+  /* <html data-inputs="N">: inputs waiting or on their way (0 when the board is settled), for
+     anyone who needs to know the board is the server's latest answer (tests, assistive tech). */
+  function showPending() {
+    document.documentElement.setAttribute("data-inputs", String(queue.length + (busy ? 1 : 0)));
+  }
+
+  function enqueue(input) {
+    queue.push(input);
+    showPending();
+    pump();
+  }
+
+  /* What an input becomes against the board as it is now (the last answer's), or null to
+     drop it: a card that is gone, a control that no longer exists. */
+  function resolve(input) {
+    var root = board();
+    if (!root || !root.hasAttribute("data-game")) return null;
+    var form = playForm();
+    var version = root.getAttribute("data-version");
+    var fields = { version: version };
+    var url;
+    if (input.kind === "card") {
+      if (!enabledCard(input.card)) return null;
+      if (input.selected && !enabledCard(input.selected)) return null;
+      url = form.getAttribute("action");
+      fields.card = input.card;
+      fields.selected = input.selected !== undefined ? input.selected
+        : form.querySelector("input[name=selected]").value;
+    } else if (input.kind === "deselect") {
+      var current = form && form.querySelector("input[name=selected]").value;
+      if (!current) return null;
+      url = form.getAttribute("action");
+      fields.card = current;
+      fields.selected = current;
+    } else if (input.kind === "draw" || input.kind === "recycle" || input.kind === "stock") {
+      if (!form) return null;
+      url = form.getAttribute("action");
+      var action = input.kind;
+      if (action === "stock") {
+        // D: draw while the stock has cards, recycle when it is empty; with neither possible,
+        // ask anyway so the player hears why not, in the engine's words.
+        action = root.querySelector("[data-action=recycle]:not([disabled])") ? "recycle" : "draw";
+      }
+      fields.action = action;
+      fields.selected = form.querySelector("input[name=selected]").value;
+    } else {
+      var control = root.querySelector("[data-action=" + input.kind + "]");
+      if (!control || control.disabled) return null;
+      url = control.form.getAttribute("action");
+      if (input.kind === "hint") delete fields.version;
+    }
+    return { url: url, fields: fields };
+  }
+
+  function pump() {
+    if (busy) return;
+    var request = null;
+    while (queue.length && !request) request = resolve(queue.shift());
+    if (!request) { showPending(); return; }
+    busy = true;
+    showPending();
+    board().setAttribute("aria-busy", "true");
+    var body = new URLSearchParams();
+    Object.keys(request.fields).forEach(function (key) { body.append(key, request.fields[key]); });
+    fetch(request.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRF-Token": csrfToken() }
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        if (response.ok || response.status === 409) {
+          // 409: the game changed elsewhere; the answer is the board as it stands, and the
+          // inputs still waiting were made on the old one.
+          if (response.status === 409) queue = [];
+          window.htmx.swap("#board", html, { swapStyle: "outerHTML" });
+          startClock();
+        } else {
+          queue = [];
+          say(response.status === 403 ?
+            "This page has expired: reload it to carry on (your game is saved)." :
+            "That did not work (" + response.status + "). Reload the page to see the game as it is.");
+        }
+      });
+    }).catch(function () {
+      queue = [];
+      say("The server could not be reached: check the connection and try again.");
+    }).then(function () {
+      busy = false;
+      var root = board();
+      if (root) root.removeAttribute("aria-busy");
+      pump();
     });
   }
 
-  /* A click on a card: the first (non-King) card is only selected; a King or a second card
-     lets the form submit, carrying "selected" and the clicked card to the server. */
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("#board button[data-card]");
-    if (!button || button.disabled) return;
-    var input = selectedInput();
-    var current = input ? input.value : "";
-    var name = button.getAttribute("data-card");
-    if (!current) {
-      if (button.hasAttribute("data-king")) return;
-      event.preventDefault();
-      setSelected(name);
-      say(button.getAttribute("aria-label") + " selected: choose a card that makes 13 with it.");
-    } else if (current === name) {
-      event.preventDefault();
-      setSelected("");
-      say("Selection cleared.");
+  /* Clicks on the board's controls become inputs (the forms stay plain forms without JS). */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("#board form[data-board-form]") || !window.htmx) return;
+    event.preventDefault();
+    if (suppressClick) { suppressClick = false; return; }
+    var submitter = event.submitter;
+    if (submitter && submitter.name === "card") {
+      submitter.classList.add("pressed");
+      enqueue({ kind: "card", card: submitter.value });
+    } else if (submitter && submitter.name === "action") {
+      enqueue({ kind: submitter.value });
+    } else if (form.querySelector("[data-action=undo]")) {
+      enqueue({ kind: "undo" });
+    } else if (form.querySelector("[data-action=hint]")) {
+      enqueue({ kind: "hint" });
     }
   });
 
-  /* Keyboard play. */
+  /* --- drag a card onto its partner (mouse and touch) ---------------------------------- */
+  var drag = null;
+  var suppressClick = false;
+  var DRAG_THRESHOLD = 6;
+
+  document.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0) return;
+    var card = event.target.closest && event.target.closest("#board button[data-card]:not([disabled])");
+    if (!card || !board().hasAttribute("data-game")) return;
+    drag = { card: card, x: event.clientX, y: event.clientY, ghost: null, id: event.pointerId };
+  });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      drag.ghost = drag.card.cloneNode(true);
+      drag.ghost.removeAttribute("id");
+      drag.ghost.classList.add("drag-ghost");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      var rect = drag.card.getBoundingClientRect();
+      drag.ghost.style.left = rect.left + "px";
+      drag.ghost.style.top = rect.top + "px";
+      drag.ghost.style.width = rect.width + "px";
+      drag.ghost.style.height = rect.height + "px";
+      document.body.appendChild(drag.ghost);
+      drag.card.classList.add("dragging");
+    }
+    drag.ghost.style.transform = "translate(" + dx + "px," + dy + "px)";
+    event.preventDefault();
+  });
+
+  function endDrag(event, drop) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var current = drag;
+    drag = null;
+    if (!current.ghost) return;  // a plain click: the click event does the rest
+    current.ghost.remove();
+    current.card.classList.remove("dragging");
+    suppressClick = true;
+    window.setTimeout(function () { suppressClick = false; }, 0);
+    if (!drop) return;
+    var under = document.elementFromPoint(event.clientX, event.clientY);
+    var target = under && under.closest && under.closest("#board button[data-card]:not([disabled])");
+    if (!target || target === current.card) return;
+    target.classList.add("pressed");
+    enqueue({ kind: "card", card: target.getAttribute("data-card"),
+              selected: current.card.getAttribute("data-card") });
+  }
+  document.addEventListener("pointerup", function (event) { endDrag(event, true); });
+  document.addEventListener("pointercancel", function (event) { endDrag(event, false); });
+  document.addEventListener("click", function (event) {
+    if (suppressClick && event.target.closest && event.target.closest("#board")) {
+      event.preventDefault();
+      event.stopPropagation();
+      suppressClick = false;
+    }
+  }, true);
+
+  /* --- keyboard play --------------------------------------------------------------------- */
   function nearest(from, direction) {
     var cards = freeCards();
     if (!cards.length) return null;
@@ -85,77 +235,35 @@
     return best;
   }
 
-  function clickControl(selector) {
-    var root = board();
-    var control = root && root.querySelector(selector);
-    if (control && !control.disabled) control.click();
-    return Boolean(control);
-  }
-
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
-    if (!board() || replayRoot()) return;
+    if (document.getElementById("replay")) { replayKey(event); return; }
+    var root = board();
+    if (!root || !root.hasAttribute("data-game") || !window.htmx) return;
     var key = event.key;
     if (key === "d" || key === "D") {
       event.preventDefault();
-      clickControl("[data-action=draw]:not([disabled]), [data-action=recycle]:not([disabled])");
+      enqueue({ kind: "stock" });
     } else if (key === "u" || key === "U") {
       event.preventDefault();
-      clickControl("[data-action=undo]");
+      enqueue({ kind: "undo" });
     } else if (key === "h" || key === "H") {
       event.preventDefault();
-      clickControl("[data-action=hint]");
+      enqueue({ kind: "hint" });
     } else if (key === "Escape") {
-      setSelected("");
-      say("Selection cleared.");
+      enqueue({ kind: "deselect" });
     } else if (key.indexOf("Arrow") === 0) {
       var active = document.activeElement;
       var onCard = active && active.matches && active.matches("#board button[data-card]");
-      if (!onCard && active !== document.body && !board().contains(active)) return;
+      if (!onCard && active !== document.body && !root.contains(active)) return;
       var next = nearest(onCard ? active : null, key);
       if (next) { event.preventDefault(); next.focus(); }
     }
   });
 
-  /* Keep the keyboard focus where the player was across a board redraw. */
-  var focusBefore = null;
-  document.addEventListener("htmx:beforeRequest", function () {
-    var active = document.activeElement;
-    if (!active || !board() || !board().contains(active)) { focusBefore = null; return; }
-    focusBefore = {
-      card: active.getAttribute("data-card"),
-      action: active.getAttribute("data-action"),
-      rect: active.getBoundingClientRect()
-    };
-  });
-
-  function restoreFocus() {
-    if (!focusBefore) return;
-    var root = board();
-    var target = null;
-    if (focusBefore.card) {
-      target = root.querySelector('button[data-card="' + focusBefore.card + '"]:not([disabled])');
-    } else if (focusBefore.action) {
-      target = root.querySelector("[data-action=" + focusBefore.action + "]:not([disabled])") ||
-        root.querySelector("[data-action=draw]:not([disabled]), [data-action=recycle]:not([disabled])");
-    }
-    if (!target) {
-      // The card left: go to the free card nearest to where it was.
-      var best = null, bestDistance = Infinity, r = focusBefore.rect;
-      freeCards().forEach(function (card) {
-        var b = card.getBoundingClientRect();
-        var d = Math.hypot(b.left - r.left, b.top - r.top);
-        if (d < bestDistance) { bestDistance = d; best = card; }
-      });
-      target = best || root.querySelector("[data-action]:not([disabled])");
-    }
-    if (target) target.focus({ preventScroll: true });
-    focusBefore = null;
-  }
-
-  /* The game clock: the server says how long so far; the page counts on while playing. */
+  /* --- the game clock: the server says how long so far; the page counts on ------------- */
   var clock = null;
   function formatTime(seconds) {
     var h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
@@ -164,6 +272,7 @@
   }
   function startClock() {
     if (clock) window.clearInterval(clock);
+    clock = null;
     var label = document.querySelector("[data-elapsed]");
     if (!label || label.getAttribute("data-running") !== "true") return;
     var base = Number(label.getAttribute("data-elapsed")) || 0;
@@ -174,36 +283,13 @@
     }, 1000);
   }
 
-  document.addEventListener("htmx:afterSettle", function () {
-    restoreFocus();
-    startClock();
-  });
-
-  /* The leaving animation: the server names the removed cards before the swap. */
-  document.addEventListener("cardsRemoved", function (event) {
-    if (reduceMotion.matches || !event.detail || !event.detail.cards) return;
-    event.detail.cards.forEach(function (name) {
-      var card = document.querySelector('#board button[data-card="' + name + '"]');
-      if (card) card.classList.add("leaving");
-    });
-  });
-
   document.addEventListener("htmx:sendError", function () {
     say("The server could not be reached: check the connection and try again.");
   });
-  document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail && event.detail.xhr ? event.detail.xhr.status : "";
-    say("That did not work (" + status + "). Reload the page to see the game as it is.");
-  });
 
-  /* Copy the deal link: the button only exists for people with JavaScript. */
-  function showCopyButtons() {
-    document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
-      button.hidden = false;
-    });
-  }
+  /* --- copy the deal link: the button only exists for people with JavaScript ------------ */
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-copy-link]");
+    var button = event.target.closest && event.target.closest("[data-copy-link]");
     if (!button) return;
     var link = document.querySelector("[data-deal-link]");
     if (!link) return;
@@ -219,119 +305,30 @@
     }
   });
 
-  /* Replays: the stage is swapped by htmx links; this adds the play timer, the arrow keys,
-     and keeps the current move in view. Without this file the links and a <noscript>
-     refresh do the same. */
-  var PLAY_INTERVAL = 700;
-  var player = null;
-  function replayRoot() { return document.getElementById("replay"); }
-  function replayNav(kind) {
-    return document.querySelector('#replay-stage a[data-replay-nav="' + kind + '"]');
-  }
-  function playButton() { return document.querySelector("#replay-stage [data-replay-play]"); }
-  function showPlaying(on) {
-    var button = playButton();
-    if (!button) return;
-    if (on) {
-      button.textContent = "❚❚ Pause";
-      button.setAttribute("aria-label", "Pause");
-      button.setAttribute("aria-pressed", "true");
-    } else {
-      button.setAttribute("aria-pressed", "false");
-    }
-  }
-  function stopPlaying() {
-    if (player) window.clearInterval(player);
-    player = null;
-    var button = playButton();
-    if (button && button.getAttribute("aria-pressed") === "true") {
-      var stage = document.getElementById("replay-stage");
-      var atEnd = stage && stage.getAttribute("data-step") === stage.getAttribute("data-last");
-      button.textContent = atEnd ? "↻ Again" : "▶ Play";
-      button.setAttribute("aria-label", atEnd ? "Play from the start" : "Play");
-      button.setAttribute("aria-pressed", "false");
-    }
-  }
-  function step(kind) {
-    var link = replayNav(kind);
-    if (link) link.click();
-    return Boolean(link);
-  }
-  function startPlaying() {
-    var stage = document.getElementById("replay-stage");
-    if (stage && stage.getAttribute("data-step") === stage.getAttribute("data-last")) {
-      step("first");
-    }
-    showPlaying(true);
-    player = window.setInterval(function () {
-      if (!step("next")) stopPlaying();
-    }, PLAY_INTERVAL);
-  }
-  function togglePlaying() {
-    if (player) stopPlaying(); else startPlaying();
-  }
-
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-replay-play]");
-    if (button) {
-      event.preventDefault();
-      togglePlaying();
-      return;
-    }
-    // A step chosen by hand stops the playing.
-    if (event.isTrusted && event.target.closest("#replay-stage a[hx-get]")) stopPlaying();
-  });
-
-  document.addEventListener("keydown", function (event) {
-    if (!replayRoot() || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+  /* --- replays: htmx links step and play (the server's load-delay trigger); keys here ---- */
+  function replayKey(event) {
     var kind = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-    if (kind) {
-      event.preventDefault();
-      stopPlaying();
-      step(kind);
-    } else if (event.key === " " || event.key === "k" || event.key === "K") {
-      event.preventDefault();
-      togglePlaying();
+    var link = null;
+    if (kind) link = document.querySelector('#replay-stage a[data-replay-nav="' + kind + '"]');
+    else if (event.key === " " || event.key === "k" || event.key === "K") {
+      link = document.querySelector("#replay-stage [data-replay-play]");
     }
-  });
-
-  var replayFocus = null;
-  document.addEventListener("htmx:beforeRequest", function () {
-    var active = document.activeElement;
-    replayFocus = active && active.closest && active.closest("#replay-stage") ?
-      (active.getAttribute("data-replay-nav") || (active.hasAttribute("data-replay-play") ? "play" : null)) : null;
-  });
-  function afterReplaySwap() {
-    var stage = document.getElementById("replay-stage");
-    if (!stage) return;
-    if (player) showPlaying(true);
-    var current = stage.querySelector(".move-list a.current");
-    var list = stage.querySelector(".move-list");
-    if (current && list) {
-      // Scroll only the list, never the page.
-      var top = current.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - current.offsetHeight) {
-        list.scrollTop = top - list.clientHeight / 2;
-      }
-    }
-    if (replayFocus) {
-      var target = replayFocus === "play" ? playButton() :
-        stage.querySelector('[data-replay-nav="' + replayFocus + '"]');
-      if (target && target.tagName === "A") target.focus({ preventScroll: true });
-      else if (playButton()) playButton().focus({ preventScroll: true });
-      replayFocus = null;
-    }
+    if (kind || link) event.preventDefault();
+    if (link) link.click();
   }
-  document.addEventListener("htmx:afterSettle", afterReplaySwap);
+
+  /* --- Back and Forward show the server's position, never a page kept by the browser ---- */
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && (board() || document.querySelector("[data-continue], .new-game"))) {
+      window.location.reload();
+    }
+  });
 
   document.addEventListener("DOMContentLoaded", function () {
+    showPending();
     startClock();
-    showCopyButtons();
-    if (replayRoot()) {
-      afterReplaySwap();
-      // A page opened with ?play=1 (the no-JS play link) goes on playing with the timer.
-      if (/[?&]play=1/.test(window.location.search)) startPlaying();
-    }
+    document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
   });
 })();

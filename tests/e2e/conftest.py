@@ -1,12 +1,19 @@
 """End-to-end fixtures: a real uvicorn server on a free loopback port, and headless Chromium.
 
 The server runs in a subprocess against a temporary SQLite file with the migrations applied,
-exactly as `make run` would serve it. Chromium is Debian's, at /usr/bin/chromium.
+exactly as `make run` would serve it.
+
+The browser is looked for in this order: the CHROMIUM environment variable (a path), a
+`chromium` or `chromium-browser` on PATH (Debian's package), then Playwright's own download.
+When there is none, `python -m playwright install chromium` is tried once per test run (it
+works wherever the machine may download); failing that, the browser tests are skipped with one
+line saying how to get a browser, so a fresh machine still runs every other test.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,9 +24,70 @@ from pathlib import Path
 import httpx
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_DIR / "tests" / "artifacts"
+HOW_TO_GET_ONE = ("no Chromium for the browser tests: `apt-get install chromium`, or set "
+                  "CHROMIUM to the path of a Chromium or Chrome executable")
+
+
+def is_executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def playwright_chromium() -> str | None:
+    """The Chromium that `playwright install chromium` downloaded, if it is there."""
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            path = playwright.chromium.executable_path
+    except Exception:  # no driver, or no browser registry: no Playwright browser either
+        return None
+    return path if path and is_executable(path) else None
+
+
+def find_chromium() -> str | None:
+    """CHROMIUM, else chromium or chromium-browser on PATH, else Playwright's own browser."""
+    from_env = os.environ.get("CHROMIUM")
+    if from_env:
+        return from_env if is_executable(from_env) else None
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return playwright_chromium()
+
+
+def install_playwright_chromium() -> bool:
+    """Try Playwright's download of Chromium; False where the machine cannot download."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "playwright", "install", "chromium"],
+                              capture_output=True, timeout=900)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+_found: tuple[str | None, str] | None = None
+_install_tried = False
+
+
+def chromium_or_reason(fresh: bool = False) -> tuple[str | None, str]:
+    """(the browser's path, "") or (None, why not and how to get one), worked out once."""
+    global _found, _install_tried
+    if _found is not None and not fresh:
+        return _found
+    from_env = os.environ.get("CHROMIUM")
+    if from_env and not is_executable(from_env):
+        _found = (None, f"CHROMIUM={from_env} is not an executable file; {HOW_TO_GET_ONE}")
+        return _found
+    path = find_chromium()
+    if path is None and not from_env and not _install_tried:
+        _install_tried = True
+        if install_playwright_chromium():
+            path = find_chromium()
+    _found = (path, "") if path else (None, HOW_TO_GET_ONE)
+    return _found
 
 
 def free_port() -> int:
@@ -37,7 +105,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.env = {**os.environ, "DATABASE_URL": database_url, "ENVIRONMENT": "test",
-                    "SECRET_KEY": "e2e-secret-key-for-tests-only"}
+                    "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789"}
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=self.env,
@@ -75,9 +143,17 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+def chromium() -> str:
+    """The browser's executable; skips every browser test when there is none."""
+    path, reason = chromium_or_reason()
+    if path is None:
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Server]:
+    # Takes ``chromium`` so that without a browser no server is started for nothing.
     database = tmp_path_factory.mktemp("e2e") / "pyramid.db"
     srv = Server(f"sqlite:///{database}")
     srv.migrate()
@@ -87,13 +163,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
+def browser(chromium: str) -> Iterator:
+    from playwright.sync_api import Error, sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+        try:
+            launched = playwright.chromium.launch(executable_path=chromium,
+                                                  args=["--no-sandbox"])
+        except Error as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else "no reason"
+            pytest.skip(f"Chromium at {chromium} did not start ({first_line}); "
+                        f"{HOW_TO_GET_ONE}")
+        yield launched
+        launched.close()
 
 
 @pytest.fixture

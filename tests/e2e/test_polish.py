@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_board import open_deal, wait_for_moves
 
@@ -40,8 +41,7 @@ def test_hint_then_screenshot(browser, server, artifacts, name):
     try:
         open_deal(page, 1)
         page.click('#board [data-action="hint"]')
-        page.wait_for_function(
-            "document.querySelector('#message').textContent.includes('Hint:')")
+        expect(page.locator("#message")).to_contain_text("Hint:")
         message = page.locator("#message").inner_text()
         assert "This deal can still be won." in message
         assert page.locator("#board .card.hinted").count() == 2
@@ -49,8 +49,7 @@ def test_hint_then_screenshot(browser, server, artifacts, name):
         # H asks again, from the keyboard.
         page.evaluate("document.querySelector('#message').textContent = ''")
         page.keyboard.press("h")
-        page.wait_for_function(
-            "document.querySelector('#message').textContent.includes('Hint:')")
+        expect(page.locator("#message")).to_contain_text("Hint:")
         assert page.locator("[data-copy-link]").is_visible()  # JavaScript shows it
         if name == "desktop":
             # The whole board, down to the keyboard help, fits the screen without scrolling.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -13,8 +14,9 @@ import pytest
 from engine_helpers import DEAL_A
 
 from app.cli import draw_pyramid, main
-from app.engine import Deal, Game, Move
+from app.engine import Deal, Game, Goal, Move
 from app.engine.deal import position
+from app.engine.greedy import greedy_wins
 from app.engine.solver import solve
 from app.odds import chunk_size, solve_range, wilson_interval
 
@@ -216,6 +218,33 @@ def test_odds_with_a_node_limit_reports_undecided_deals(capsys):
     assert data["win_rate"] is None and data["wilson_95"] == [0.0, 1.0]
 
 
+def test_odds_with_the_greedy_player_counts_its_wins(capsys, tmp_path):
+    path = tmp_path / "greedy.txt.gz"
+    argv = ["odds", "--deals", "40", "--start", "30", "--workers", "1", "--no-progress",
+            "--player", "greedy", "--verdicts", str(path)]
+    data = json.loads(main_output(capsys, *argv, "--json"))
+    won = [greedy_wins(Deal.from_number(n), "standard", 3) for n in range(30, 70)]
+    assert data["wins"] == won.count(True) and data["losses"] == won.count(False)
+    assert 0 < data["wins"] < 40 and data["unknown"] == 0 and data["nodes"] == 0
+    assert data["wilson_95"] == list(wilson_interval(data["wins"], 40))
+    solver = json.loads(main_output(capsys, "odds", "--deals", "2", "--workers", "1", "--json"))
+    assert set(data) == set(solver)  # the same JSON shape as the solver's
+    assert gzip.decompress(path.read_bytes()).decode() == "".join("W" if w else "L" for w in won)
+    lines = main_output(capsys, *argv[:-2]).splitlines()
+    assert lines[0] == "Standard goal, 3 passes, deals 30 to 69, greedy player"
+    assert lines[1] == f"Wins: {won.count(True)} of 40 deals"
+
+
+def test_greedy_odds_do_not_depend_on_the_number_of_workers():
+    one = solve_range(Goal.WHOLE_DECK, 3, 1, 40, workers=1, player="greedy").to_dict()
+    two = solve_range(Goal.WHOLE_DECK, 3, 1, 40, workers=2, player="greedy").to_dict()
+    for key in ("seconds", "deals_per_second", "workers"):
+        del one[key], two[key]
+    assert one == two
+    with pytest.raises(ValueError, match="player must be"):
+        solve_range(Goal.STANDARD, 3, 1, 4, player="lucky")
+
+
 # --- errors: exit status 2, one line on stderr ------------------------------------------------
 @pytest.mark.parametrize(
     ("argv", "message"),
@@ -239,6 +268,9 @@ def test_odds_with_a_node_limit_reports_undecided_deals(capsys):
         (["odds", "--deals", "10", "--workers", "0"], "--workers must be a whole number"),
         (["odds", "--deals", "10", "--start", "99999999999999999995"], "go past the last deal"),
         (["deal", "1", "--jsn"], "unrecognized arguments: --jsn"),
+        (["odds", "--deals", "5", "--player", "lucky"], "argument --player: invalid choice"),
+        (["odds", "--deals", "5", "--player", "greedy", "--node-limit", "9"],
+         "--node-limit is for the solver"),
     ],
 )
 def test_bad_arguments(capsys, argv: list[str], message: str):

@@ -151,3 +151,58 @@ def test_hint_messages_say_the_move_in_words():
     assert advice.message.startswith(words or ("Draw a card" if advice.move.op == "draw"
                                                else "Recycle the waste"))
     assert advice.message.endswith("this deal can still be won.")
+
+
+# --- the search runs without the GIL -------------------------------------------------------
+def test_solves_run_in_threads_while_python_keeps_running():
+    """The C search releases the GIL: while one thread is in a long solve, a second thread
+    finishes whole solves and a third keeps running Python code.
+
+    Nothing here is a speed threshold. With the GIL held through the search, the counting
+    thread would stand still for the whole C call (the bulk of the long solve) and no short
+    solve could finish in the middle of it; released, the counter's longest stall is a few
+    scheduler slices and short solves finish throughout.
+    """
+    import threading
+    import time
+
+    long_game = Game(Deal.from_number(255), "wholedeck", 3)  # about a second, 3 million nodes
+    short_game = Game(Deal.from_number(617), "wholedeck", 3)  # a millisecond
+    expected_long, expected_short = solve(long_game), solve(short_game)
+    done = threading.Event()
+    ticks: list[float] = []
+    short_finished: list[float] = []
+    long_span: list[float] = []
+    long_result = []
+
+    def count() -> None:
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+
+    def short_solves() -> None:
+        while not done.is_set():
+            result = solve(short_game)
+            assert (result.verdict, result.nodes) == (expected_short.verdict, expected_short.nodes)
+            short_finished.append(time.perf_counter())
+
+    def long_solve() -> None:
+        long_span.append(time.perf_counter())
+        long_result.append(solve(long_game))
+        long_span.append(time.perf_counter())
+        done.set()
+
+    threads = [threading.Thread(target=f) for f in (count, short_solves, long_solve)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    (result,) = long_result
+    assert (result.verdict, result.nodes) == (expected_long.verdict, expected_long.nodes)
+    begin, end = long_span
+    duration = end - begin
+    during = [t for t in ticks if begin <= t <= end]
+    gaps = [b - a for a, b in zip([begin, *during], [*during, end], strict=True)]
+    assert max(gaps) < duration / 2, (max(gaps), duration)
+    middle = [t for t in short_finished if begin + duration / 4 <= t <= end - duration / 4]
+    assert middle, "no short solve finished while the long one was running"

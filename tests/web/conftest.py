@@ -7,6 +7,7 @@ set (CI's `.ci/run` sets it). Tables come from the Alembic migrations, as in pro
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -18,7 +19,7 @@ from app.prestart import alembic_config, migrate
 from app.settings import Settings
 from app.store import Database
 
-SECRET = "test-secret-key-0123456789"
+SECRET = "test-secret-key-0123456789-abcdefghijklmnop"
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
@@ -32,6 +33,7 @@ def _reset_postgres(url: str) -> None:
     with database.engine.begin() as connection:
         connection.execute(text("DROP TABLE IF EXISTS games"))
         connection.execute(text("DROP TABLE IF EXISTS players"))
+        connection.execute(text("DROP TABLE IF EXISTS deal_verdicts"))
         connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
     database.dispose()
     command.upgrade(alembic_config(url), "head")
@@ -73,14 +75,24 @@ def app(sqlite_url: str):
     return create_app(make_settings(sqlite_url))
 
 
+def browser_like(test_client: TestClient) -> TestClient:
+    """A client that has loaded a page, as a browser has before it posts a form: it holds its
+    player cookie and sends the page's CSRF token with every request."""
+    page = test_client.get("/")
+    token = re.search(r'name="csrf-token" content="([0-9a-f]+)"', page.text)
+    assert token, "the home page carries the CSRF token"
+    test_client.headers["X-CSRF-Token"] = token.group(1)
+    return test_client
+
+
 @pytest.fixture
 def client(app) -> Iterator[TestClient]:
     with TestClient(app) as test_client:
-        yield test_client
+        yield browser_like(test_client)
 
 
 @pytest.fixture
 def other_client(app) -> Iterator[TestClient]:
     """A second browser: its own cookie jar, so its own player id."""
     with TestClient(app) as test_client:
-        yield test_client
+        yield browser_like(test_client)

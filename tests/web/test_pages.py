@@ -79,7 +79,12 @@ def test_opening_a_deal_link_twice_does_not_pile_up_empty_games(client):
     assert start_deal(client, 8) == start_deal(client, 8)
     first = start_deal(client, 9)
     client.post(f"/games/{first}/play", data={"action": "draw"})
-    assert start_deal(client, 9) != first  # a game with moves is not reused
+    asked = client.get("/deal/9", follow_redirects=False)  # a game with moves: ask first
+    assert asked.status_code == 200 and "data-confirm-abandon" in asked.text
+    started = client.post("/deal/9", data={"goal": "standard", "passes": "3"},
+                          follow_redirects=False)
+    assert started.status_code == 303
+    assert started.headers["location"] != f"/games/{first}"  # a game with moves is not reused
 
 
 def test_bad_deal_links_get_a_friendly_page(client):
@@ -155,13 +160,15 @@ def test_clicking_the_selected_card_again_clears_the_selection(client):
 def test_an_illegal_pair_says_why_and_changes_nothing(client):
     game_id = start_deal(client, 3)
     a, b = bad_pair(game_for(client, game_id))
-    expected = f"{a.symbol} + {b.symbol} = {a.rank + b.rank}, not 13."
+    first, second = Move.remove(a, b).cards  # the engine's words, in the engine's order
+    expected = f"{first.symbol} and {second.symbol} make {a.rank + b.rank}, not 13."
     response = client.post(f"/games/{game_id}/play", data={"card": b.name, "selected": a.name},
                            headers=HX)
     assert response.status_code == 200  # a refusal is a message on the board, not an error
-    assert 'data-tone="error"' in response.text
-    swapped = expected.replace(f"{a.symbol} + {b.symbol}", f"{b.symbol} + {a.symbol}")
-    assert expected in response.text or swapped in response.text
+    assert 'data-tone="error" data-refused' in response.text
+    assert expected in response.text
+    for card in (a, b):  # the refused cards shake
+        assert re.search(rf'id="card-{card.name}"\s+class="[^"]*\brefused\b', response.text)
     assert '<input type="hidden" name="selected" value="">' in response.text
     assert game_for(client, game_id).moves == []
     # Without JavaScript: POST -> 303 back to the board, the message flashed into the live
@@ -210,7 +217,8 @@ def test_an_htmx_move_returns_only_the_board_and_out_of_band_updates(client):
             'hx-swap-oob="innerHTML"') in html
     assert "Removed K♠." in html
     assert 'data-counter="moves">1<' in html
-    assert response.headers["HX-Trigger"] == '{"cardsRemoved": {"cards": ["KS"]}}'
+    # The removed King fades out on the new board itself: nothing waits for an animation.
+    assert 'data-leaving="KS"' in html and "HX-Trigger" not in response.headers
     assert 'data-card="KS"' not in html
 
 
@@ -256,7 +264,11 @@ def test_undo_by_htmx_and_by_form(client):
 def test_restart_starts_the_same_deal_afresh(client):
     game_id = start_deal(client, 3, goal="wholedeck", passes=1)
     client.post(f"/games/{game_id}/play", data={"card": "KS"})
-    response = client.post(f"/games/{game_id}/restart", follow_redirects=False)
+    asked = client.post(f"/games/{game_id}/restart", follow_redirects=False)
+    assert asked.status_code == 200 and "It counts as a loss" in asked.text  # ask first
+    assert game_for(client, game_id).moves  # nothing abandoned yet
+    response = client.post(f"/games/{game_id}/restart", data={"confirm": "1"},
+                           follow_redirects=False)
     assert response.status_code == 303
     new_id = response.headers["location"].rsplit("/", 1)[1]
     assert new_id != game_id
@@ -348,11 +360,10 @@ def test_static_files_are_served(client):
 
 
 def test_card_symbols_in_messages():
-    from app.web.view import explain_illegal, with_symbols
+    from app.web.view import with_symbols
 
     assert with_symbols("7H is covered by TD and KS.") == "7♥ is covered by 10♦ and K♠."
-    assert explain_illegal(Move.remove("7H", "5C"), "5C and 7H make 12, not 13.") == (
-        "5♣ + 7♥ = 12, not 13.")
+    assert with_symbols("5C and 7H make 12, not 13.") == "5♣ and 7♥ make 12, not 13."
     assert Card.parse("QH").long_name == "Queen of hearts"
 
 

@@ -20,7 +20,7 @@ def run_serve(**env: str) -> subprocess.CompletedProcess[str]:
     ("env", "expected"),
     [
         ({"ENVIRONMENT": "production"}, "pyramid: SECRET_KEY is the built-in development secret"),
-        ({"SECRET_KEY": "short-secret"}, "pyramid: bad setting SECRET_KEY: String should have"),
+        ({"SECRET_KEY": "short-secret"}, "pyramid: bad setting SECRET_KEY: must be at least 32"),
         ({"PORT": "99999"}, "pyramid: bad setting PORT: Input should be less than or equal"),
     ],
 )

@@ -35,7 +35,7 @@ def test_production_refuses_the_default_secret(monkeypatch):
     with pytest.raises(ValidationError, match="SECRET_KEY"):
         Settings(_env_file=None, environment="production")
     assert Settings(_env_file=None, environment="production",
-                    secret_key="a-long-random-production-secret").secret_key != DEFAULT_SECRET_KEY
+                    secret_key="a-long-random-production-secret!").secret_key != DEFAULT_SECRET_KEY
     with pytest.raises(ValidationError):
         Settings(_env_file=None, secret_key="short")
 

@@ -139,7 +139,11 @@ def test_leaving_a_game_with_moves_abandons_it_once(client):
     started = create(client, deal=3)  # leaves `empty`, which had no moves: nothing counts
     assert client.get(f"/api/games/{empty}").json()["status"] == "playing"
     play(client, started, [Move.draw()])
-    response = client.get("/deal/4?goal=wholedeck&passes=2", follow_redirects=False)
+    asked = client.get("/deal/4?goal=wholedeck&passes=2", follow_redirects=False)
+    assert asked.status_code == 200 and "data-confirm-abandon" in asked.text  # a GET asks
+    assert client.get(f"/api/games/{started}").json()["status"] == "playing"
+    response = client.post("/deal/4", data={"goal": "wholedeck", "passes": "2"},
+                           follow_redirects=False)
     fresh = response.headers["location"].rsplit("/", 1)[1]
     state = client.get(f"/api/games/{started}").json()
     assert state["status"] == "abandoned" and "abandoned" in state["reason"]
@@ -161,7 +165,8 @@ def test_leaving_a_game_with_moves_abandons_it_once(client):
 def test_restart_with_moves_abandons_and_counts(client):
     game_id = create(client, deal=3)
     play(client, game_id, [Move.draw(), Move.draw()])
-    fresh = client.post(f"/games/{game_id}/restart", follow_redirects=False).headers["location"]
+    fresh = client.post(f"/games/{game_id}/restart", data={"confirm": "1"},
+                        follow_redirects=False).headers["location"]
     again = client.post(f"/games/{game_id}/restart", follow_redirects=False).headers["location"]
     assert fresh == again
     html = client.get("/stats").text

@@ -93,11 +93,15 @@ def test_finishing_undoing_and_abandoning(db):
     with db.session() as session:
         record = create_game(session, "p1", Deal.from_number(3), "standard", 3, now=start)
         game = load_game(record)
-        for move in solve(game).moves:
+        line = solve(game).moves
+        assert elapsed_seconds(record) == 0  # the clock starts at the first move
+        game.play(line[0])
+        save_position(session, record, game, now=start + timedelta(seconds=5))
+        for move in line[1:]:
             game.play(move)
         save_position(session, record, game, now=start + timedelta(seconds=95))
-        assert record.status == "won" and record.seconds == 95 and record.cleared == 28
-        assert elapsed_seconds(record) == 95
+        assert record.status == "won" and record.seconds == 90 and record.cleared == 28
+        assert elapsed_seconds(record) == 90
         # An ended game is final: no undo is saved, and it cannot be abandoned afterwards.
         game.undo()
         with pytest.raises(GameEnded):
@@ -112,7 +116,7 @@ def test_finishing_undoing_and_abandoning(db):
         game.play(Move.draw())
         save_position(session, other, game, now=start + timedelta(seconds=10))
         assert mark_abandoned(session, other, now=start + timedelta(seconds=30))
-        assert other.status == "abandoned" and other.seconds == 30
+        assert other.status == "abandoned" and other.seconds == 20
         assert not mark_abandoned(session, other)  # exactly once
 
 

@@ -1,0 +1,102 @@
+"""The solver's verdicts on numbered deals, computed once and kept (table ``deal_verdicts``).
+
+A verdict depends only on the deal, the goal and the passes (and, when the search stopped at
+its node limit, on that limit), so it is stored under that key and never recomputed: except
+an unknown one, which a later search with a larger node limit may settle and then replaces.
+
+Two requests may solve the same deal at once; both then write the same row. The write is an
+``INSERT ... ON CONFLICT`` (SQLite and PostgreSQL), so the second neither fails nor duplicates:
+it leaves a decided verdict alone and only overwrites an unknown one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.engine import Goal
+from app.engine.game import parse_goal, parse_passes
+
+from .models import DealVerdict, utcnow
+
+V = DealVerdict
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVerdict:
+    """One stored verdict: ``winnable`` None when the search hit its node limit; ``moves`` the
+    length of the winning line found (not necessarily the shortest)."""
+
+    deal: int
+    goal: Goal
+    passes: int
+    winnable: bool | None
+    moves: int | None
+    nodes: int
+
+    @property
+    def settled(self) -> bool:
+        return self.winnable is not None
+
+    def settled_within(self, node_limit: int | None) -> bool:
+        """Whether a search with ``node_limit`` (None: no limit) could add nothing to this
+        verdict: it is decided, or it stopped at a limit at least as large."""
+        return self.settled or (node_limit is not None and self.nodes >= node_limit)
+
+
+def _stored(row: DealVerdict) -> StoredVerdict:
+    return StoredVerdict(int(row.deal_number), Goal(row.goal), row.passes, row.winnable,
+                         row.moves, row.nodes)
+
+
+def deal_verdicts(session: Session, number: int) -> dict[tuple[Goal, int], StoredVerdict]:
+    """The stored verdicts of deal ``number``, by (goal, passes): one primary-key range read."""
+    rows = session.scalars(select(V).where(V.deal_number == str(number))
+                           .execution_options(populate_existing=True))
+    return {(Goal(row.goal), row.passes): _stored(row) for row in rows}
+
+
+def get_verdict(session: Session, number: int, goal: Goal | str,
+                passes: int) -> StoredVerdict | None:
+    row = session.get(V, (str(number), parse_goal(goal).value, parse_passes(passes)),
+                      populate_existing=True)
+    return None if row is None else _stored(row)
+
+
+def _insert(session: Session):
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # pragma: no cover - the app runs on these two
+        raise NotImplementedError(f"deal verdicts need SQLite or PostgreSQL, not {dialect}")
+    return insert(V)
+
+
+def save_verdict(session: Session, number: int, goal: Goal | str, passes: int, *,
+                 winnable: bool | None, moves: int | None, nodes: int,
+                 now: datetime | None = None) -> None:
+    """Store a verdict, safe against a concurrent writer of the same row (see the module
+    docstring): an existing decided verdict is kept, an existing unknown one replaced. The
+    caller commits."""
+    values = {"deal_number": str(number), "goal": parse_goal(goal).value,
+              "passes": parse_passes(passes), "winnable": winnable,
+              "moves": moves if winnable else None, "nodes": nodes,
+              "computed_at": now or utcnow()}
+    statement = _insert(session).values(**values)
+    statement = statement.on_conflict_do_update(
+        index_elements=[V.deal_number, V.goal, V.passes],
+        set_={name: statement.excluded[name]
+              for name in ("winnable", "moves", "nodes", "computed_at")},
+        # Only an unknown verdict gives way, and only to a decided one or a longer search.
+        where=V.winnable.is_(None) & (statement.excluded.winnable.is_not(None)
+                                      | (statement.excluded.nodes > V.nodes)),
+    )
+    session.execute(statement)
+
+
+__all__ = ["StoredVerdict", "deal_verdicts", "get_verdict", "save_verdict"]

@@ -1,0 +1,19 @@
+"""What the web layer needs to know about htmx, in one place.
+
+A request from the board's script or from htmx carries ``HX-Request: true`` and gets the
+fragments it swaps; any other request gets a whole page, or a 303 back to one after a form.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import RedirectResponse
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def see_other(url: str) -> RedirectResponse:
+    """POST, then redirect: a reload of the page that follows never posts the form again."""
+    return RedirectResponse(url, status_code=303)

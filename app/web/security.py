@@ -1,0 +1,241 @@
+"""What every request passes before the app sees it, and what every answer carries.
+
+The app has no login: a signed player cookie is the only thing that says whose game is whose,
+so the dangers are other sites driving a player's browser, forged Host headers ending up in
+links, and requests built to tie up the server. Each guard is a pure ASGI middleware, so it
+can answer before any route, dependency or cookie is involved, and never buffers a body.
+``app.main`` stacks them, outermost first:
+
+- ``security_headers`` (the maintained ``secure`` library's ASGI middleware): a
+  Content-Security-Policy without inline scripts or styles, so injected markup cannot run;
+  no framing (clickjacking a board); no MIME sniffing; referrers only to ourselves (a game
+  link carries the game's id); HSTS once cookies are Secure, since then the site is HTTPS.
+  ``secure`` rather than our own header code: the header values are the part worth a
+  maintained, validated builder, and its middleware is already pure ASGI.
+- Starlette's ``TrustedHostMiddleware``: other Host headers get 400, so a request for
+  evil.example can never produce a redirect or a share link pointing there.
+- ``BodyLimit``: no form or move needs more than a few hundred bytes; a large body is refused
+  from its Content-Length, and a chunked one as soon as it passes the limit, so nobody can
+  make the server hold megabytes in memory.
+- ``CrossSiteGuard``: SameSite=Lax keeps the cookie off cross-site POSTs in today's browsers,
+  but not off same-site ones (another port, or a sibling subdomain, is the same site) nor in
+  older browsers; so a state-changing request a browser marks as coming from elsewhere
+  (``Sec-Fetch-Site``, or an ``Origin`` that is not ours) is refused before it can act,
+  and before a player cookie could be handed out.
+- ``JsonBodies``: the JSON API reads JSON only, so a cross-site HTML form (which can send
+  only form encodings and text/plain) can never produce a body the API would accept.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from urllib.parse import urlsplit
+
+from fastapi import Request
+from secure import (
+    ContentSecurityPolicy,
+    ReferrerPolicy,
+    Secure,
+    StrictTransportSecurity,
+    XContentTypeOptions,
+    XFrameOptions,
+)
+from secure.middleware import SecureASGIMiddleware
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.settings import Settings
+
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+# --- headers -------------------------------------------------------------------------------
+def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
+    """``app`` with the security headers added to every answer."""
+    csp = (ContentSecurityPolicy()
+           .default_src("'self'").script_src("'self'").style_src("'self'")
+           .img_src("'self'", "data:").font_src("'self'").connect_src("'self'")
+           .frame_ancestors("'none'").base_uri("'self'").form_action("'self'")
+           .object_src("'none'"))
+    hsts = (StrictTransportSecurity().max_age(31_536_000).include_subdomains()
+            if settings.cookie_secure else None)
+    headers = Secure(csp=csp, hsts=hsts, xcto=XContentTypeOptions(), xfo=XFrameOptions().deny(),
+                     referrer=ReferrerPolicy().same_origin())
+    return SecureASGIMiddleware(app, secure=headers.validate_and_normalize_headers(
+        on_invalid="raise"))
+
+
+# --- refusals -------------------------------------------------------------------------------
+def route_path(scope: Scope) -> str:
+    path: str = scope.get("path", "")
+    root = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root) else path
+
+
+def is_api_path(scope: Scope) -> bool:
+    return route_path(scope).startswith("/api/")
+
+
+async def refuse(scope: Scope, send: Send, status: int, title: str, message: str) -> None:
+    """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
+    short page (no template: the app, and its error page, never ran)."""
+    if is_api_path(scope):
+        body = json.dumps({"detail": message}).encode()
+        content_type = b"application/json"
+    else:
+        body = (
+            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)} · Pyramid</title></head>"
+            f"<body><main><h1>{html.escape(title)}</h1><p>{html.escape(message)}</p>"
+            '<p><a href="/">Go to the home page</a></p></main></body></html>\n'
+        ).encode()
+        content_type = b"text/html; charset=utf-8"
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", content_type),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# --- body size ------------------------------------------------------------------------------
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` when a streamed body passes the limit: the route reading it
+    answers 413 through the app's own error handlers (JSON, or the error page)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"The request body is larger than {limit:,} bytes.")
+
+
+class BodyLimit:
+    """Refuse request bodies over ``max_bytes`` with 413, without reading them whole."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None:
+            declared = declared.strip()
+            if not declared.isdigit():
+                await refuse(scope, send, 400, "Bad request", "Content-Length is not a number.")
+                return
+            if len(declared) > 15 or int(declared) > self.max_bytes:
+                await refuse(scope, send, 413, "Too much sent",
+                             BodyTooLarge(self.max_bytes).detail)
+                return
+
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise BodyTooLarge(self.max_bytes)
+            return message
+
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge as exc:
+            # Only if nothing inside turned it into an answer (a body read outside a route).
+            if started:
+                raise
+            await refuse(scope, send, 413, "Too much sent", str(exc.detail))
+
+
+# --- cross-site requests -------------------------------------------------------------------
+def origin_key(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin such as ``https://pyramid.example``; None if bad."""
+    try:
+        parts = urlsplit(url.strip().lower())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port or DEFAULT_PORTS[parts.scheme]
+
+
+class CrossSiteGuard:
+    """Refuse state-changing requests that a browser says come from another site or origin.
+
+    Requests without ``Sec-Fetch-Site`` and ``Origin`` (curl, scripts, the tests' client)
+    pass: the danger is a victim's browser, and browsers send at least one of them on every
+    POST. The site's own origin is BASE_URL's when set (behind a proxy the request's own
+    scheme may be http), else the request's scheme and (trusted) Host.
+    """
+
+    def __init__(self, app: ASGIApp, base_url: str | None = None) -> None:
+        self.app = app
+        self.own_origin = origin_key(base_url) if base_url else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in STATE_CHANGING:
+            reason = self.refusal(scope)
+            if reason:
+                await refuse(scope, send, 403, "Not allowed", reason)
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, scope: Scope) -> str | None:
+        headers = Headers(scope=scope)
+        if headers.get("sec-fetch-site", "").strip().lower() in ("cross-site", "same-site"):
+            return "This request came from another site, so it was not carried out."
+        origin = headers.get("origin")
+        if origin is None:
+            return None
+        own = self.own_origin or origin_key(f"{scope['scheme']}://{headers.get('host', '')}")
+        if origin.strip().lower() == "null" or origin_key(origin) != own:
+            return "This request came from another origin, so it was not carried out."
+        return None
+
+
+# --- JSON bodies on the API ----------------------------------------------------------------
+def is_json(content_type: str | None) -> bool:
+    return (content_type or "").split(";", 1)[0].strip().lower() == "application/json"
+
+
+class JsonBodies:
+    """Answer 415 to a request under /api/ that has a body which is not declared as JSON."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and is_api_path(scope):
+            headers = Headers(scope=scope)
+            has_body = (headers.get("content-length", "0").strip() != "0"
+                        or "transfer-encoding" in headers)
+            if has_body and not is_json(headers.get("content-type")):
+                await refuse(scope, send, 415, "Unsupported body",
+                             "The API reads JSON bodies only: send the body with "
+                             "Content-Type: application/json.")
+                return
+        await self.app(scope, receive, send)
+
+
+# --- absolute links ------------------------------------------------------------------------
+def absolute_url(request: Request, path: str) -> str:
+    """The absolute URL of ``path`` (which starts with one ``/``, and may have a query) for
+    share and export links: from BASE_URL when set, else from the request's scheme and Host,
+    which TrustedHostMiddleware has already checked against ALLOWED_HOSTS."""
+    if not path.startswith("/") or path.startswith("//"):
+        raise ValueError(f"absolute_url takes a path starting with a single '/', not {path!r}")
+    settings: Settings = request.app.state.settings
+    base = settings.base_url or str(request.base_url).rstrip("/")
+    return base + path

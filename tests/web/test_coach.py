@@ -1,0 +1,349 @@
+"""The coach on the web: /odds and /api/odds, each deal's verdicts (/api/deals/{n}/verdict)
+and their cache, and the deal of the day on /stats (store queries and the page)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+import threading
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app import coach
+from app.store import (
+    Database,
+    daily_results,
+    daily_streak,
+    deal_verdicts,
+    get_verdict,
+    save_verdict,
+)
+from app.store.games import record_result
+from app.store.models import DealVerdict, GameRecord
+from app.web import coach as coach_web
+from app.web.player import PlayerCookie
+
+# Deal 617 as the README shows it: standard with one pass cannot be won; the whole deck with
+# three passes can, in a line of 58 moves.
+README_DEAL = 617
+
+
+def player_id(client, app) -> str:
+    settings = app.state.settings
+    return PlayerCookie(settings).read(client.cookies.get(settings.cookie_name))
+
+
+def verdict_rows(app) -> int:
+    database = Database(app.state.settings.database_url)
+    try:
+        with database.session() as session:
+            return session.scalar(select(func.count()).select_from(DealVerdict))
+    finally:
+        database.dispose()
+
+
+# --- /api/odds and /odds --------------------------------------------------------------------------
+def test_api_odds_lists_the_six_rule_sets_with_intervals(client):
+    response = client.get("/api/odds")
+    assert response.status_code == 200
+    body = response.json()
+    assert [(item["goal"], item["passes"]) for item in body] == [
+        (goal.value, passes) for goal, passes in coach.VARIANT_ORDER]
+    for item, row in zip(body, coach.odds_rows(), strict=True):
+        assert set(item) == {"goal", "passes", "deals", "wins", "rate", "low", "high"}
+        assert item["wins"] == row.wins and item["deals"] == row.decided
+        assert item["rate"] == pytest.approx(row.wins / row.decided)
+        assert 0 <= item["low"] <= item["rate"] <= item["high"] <= 1
+
+
+def test_the_openapi_schema_documents_the_coach_exactly(client):
+    schema = client.get("/openapi.json").json()
+    odds = schema["paths"]["/api/odds"]["get"]["responses"]["200"]["content"][
+        "application/json"]["schema"]
+    assert odds["type"] == "array" and odds["items"]["$ref"].endswith("/VariantOdds")
+    model = schema["components"]["schemas"]["VariantOdds"]
+    assert set(model["properties"]) == {"goal", "passes", "deals", "wins", "rate", "low", "high"}
+    assert set(model["required"]) == set(model["properties"])
+    verdict = schema["paths"]["/api/deals/{n}/verdict"]["get"]
+    assert verdict["responses"]["200"]["content"]["application/json"]["schema"]["items"][
+        "$ref"].endswith("/VariantVerdict")
+    assert "422" in verdict["responses"]
+    (parameter,) = verdict["parameters"]
+    assert parameter["schema"]["maxLength"] == 25
+    assert set(schema["components"]["schemas"]["VariantVerdict"]["properties"]) == {
+        "goal", "passes", "winnable", "moves"}
+    assert "/odds" not in schema["paths"]  # the page is not part of the API
+
+
+def test_the_odds_page_shows_every_figure_and_the_sources(client):
+    response = client.get("/odds")
+    assert response.status_code == 200
+    html = response.text
+    for row in coach.odds_rows():
+        line = html.split(f'<tr data-variant="{row.key}">', 1)[1].split("</tr>", 1)[0]
+        assert f"{100 * row.rate:.2f}%" in line
+        low, high = row.interval
+        assert f"{100 * low:.2f}% – {100 * high:.2f}%" in line
+        assert f"{row.decided:,}" in line
+        assert row.command in html
+        assert f'data-variant="{row.key}"' in html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert ("data-provisional" in html) == any(row.provisional for row in coach.odds_rows())
+    for comparison in coach.comparisons():
+        card = html.split(f'data-comparison="{comparison.published.key}"', 1)[1].split(
+            "</article>", 1)[0]
+        assert f'data-verdict="{comparison.verdict}"' in card
+        assert comparison.published.url in card
+        assert ("inside our 95% interval" in card) == comparison.inside
+        assert ("data-differs-note" in card) == (comparison.verdict == "differs")
+    for words in ("once in fifty", "solitairewinrates.com", "9.02%", "6.80%", "66.87%",
+                  "998 of 1,500", "pyramid-solver", "bench/collect_odds.py"):
+        assert words in html, words
+
+
+def test_the_odds_page_has_no_inline_styles_or_scripts(client):
+    html = client.get("/odds").text
+    assert not re.search(r"\sstyle\s*=", html)
+    assert "<style" not in html
+    for script in re.findall(r"<script\b[^>]*>", html):
+        assert "src=" in script
+    assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
+    assert 'href="/static/css/odds.css"' in html or "/static/css/odds.css" in html
+    assert client.get("/static/css/odds.css").status_code == 200
+
+
+def test_the_odds_chart_reads_without_javascript(client):
+    html = client.get("/odds").text
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert 'role="img"' in html and "<desc" in svg and "<title" in svg
+    assert svg.count("odds-fill") == 6 and svg.count("odds-whisker") == 18
+    assert ('data-greedy' in svg) == any(r.greedy_wins is not None for r in coach.odds_rows())
+    assert "<table" in html  # and the same figures as a table
+
+
+def test_the_greedy_player_stands_beside_best_play_when_measured(client, monkeypatch):
+    rows = tuple(dataclasses.replace(row, greedy_wins=row.wins // 4, provisional=False)
+                 for row in coach.odds_rows())
+    monkeypatch.setattr(coach, "odds_rows", lambda: rows)
+    html = client.get("/odds").text
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert svg.count("data-greedy") == 6
+    assert "data-provisional" not in html
+    for row in rows:
+        line = html.split(f'<tr data-variant="{row.key}">', 1)[1].split("</tr>", 1)[0]
+        assert f"{100 * row.greedy_wins / row.deals:.2f}%" in line
+        assert f"+{100 * (row.rate - row.greedy_wins / row.deals):.2f} points" in line
+    assert "not measured yet" not in html
+    # The API keeps its documented shape either way.
+    assert set(client.get("/api/odds").json()[0]) == {
+        "goal", "passes", "deals", "wins", "rate", "low", "high"}
+
+
+# --- /api/deals/{n}/verdict ----------------------------------------------------------------------
+def test_a_deals_verdicts_are_solved_once_then_read(client, app, monkeypatch):
+    response = client.get(f"/api/deals/{README_DEAL}/verdict")
+    assert response.status_code == 200
+    body = response.json()
+    assert [(v["goal"], v["passes"]) for v in body] == [
+        (goal.value, passes) for goal, passes in coach.VARIANT_ORDER]
+    by_rules = {(v["goal"], v["passes"]): v for v in body}
+    assert by_rules["standard", 1] == {"goal": "standard", "passes": 1, "winnable": False,
+                                       "moves": None}
+    assert by_rules["wholedeck", 3] == {"goal": "wholedeck", "passes": 3, "winnable": True,
+                                        "moves": 58}
+    assert verdict_rows(app) == 6
+    for v in body:  # the committed data agrees, where it covers the deal
+        known = coach.known_verdict(README_DEAL, v["goal"], v["passes"])
+        assert known is None or known == v["winnable"]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(coach_web, "solve_variant", no_search)
+    assert client.get(f"/api/deals/{README_DEAL}/verdict").json() == body
+
+
+def test_a_search_that_hits_the_node_limit_is_null_and_settled_later(client, app, monkeypatch):
+    monkeypatch.setattr(coach_web, "VERDICT_NODE_LIMIT", 1)
+    body = client.get("/api/deals/5/verdict").json()
+    assert all(v["winnable"] is None and v["moves"] is None for v in body)
+    assert verdict_rows(app) == 6
+    monkeypatch.setattr(coach_web, "VERDICT_NODE_LIMIT", 1)
+    assert client.get("/api/deals/5/verdict").json() == body  # same limit: nothing to add
+    monkeypatch.undo()
+    settled = client.get("/api/deals/5/verdict").json()
+    assert all(v["winnable"] is not None for v in settled)
+    assert verdict_rows(app) == 6
+
+
+@pytest.mark.parametrize("bad", [
+    "0", "-1", "abc", "007", "1e5", "12.0", "%205", "%EF%BC%91",  # a full-width digit one
+    "100000000000000000000", "9" * 25, "1" * 26, "1" * 400,
+])
+def test_a_bad_deal_number_is_422_in_the_apis_shape(client, app, bad):
+    response = client.get(f"/api/deals/{bad}/verdict")
+    assert response.status_code == 422, bad
+    detail = response.json()["detail"]
+    assert detail and all(set(problem) == {"loc", "msg", "type"} for problem in detail)
+    assert detail[0]["loc"] == ["path", "n"]
+    assert verdict_rows(app) == 0
+
+
+def test_the_last_deal_number_is_fine(client):
+    response = client.get("/api/deals/99999999999999999999/verdict")
+    assert response.status_code == 200
+    assert len(response.json()) == 6
+
+
+def test_two_requests_racing_for_the_same_deal_both_answer(app, monkeypatch):
+    """Both requests find nothing stored and solve; the second to write must not fail."""
+    real = coach_web.solve_variant
+    barrier = threading.Barrier(2, timeout=30)
+    first = itertools.count()
+
+    def solve_together(number, goal, passes, node_limit):
+        if next(first) < 2:
+            barrier.wait()  # both requests are past their read before either writes
+        return real(number, goal, passes, node_limit)
+
+    monkeypatch.setattr(coach_web, "solve_variant", solve_together)
+    answers: list = []
+
+    def ask():
+        with TestClient(app) as client:
+            answers.append(client.get("/api/deals/42/verdict"))
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].json() == answers[1].json()
+    assert verdict_rows(app) == 6
+
+
+def test_saving_a_verdict_twice_keeps_the_decided_one(db):
+    with db.session() as session:
+        save_verdict(session, 77, "standard", 3, winnable=None, moves=None, nodes=10)
+        assert get_verdict(session, 77, "standard", 3).winnable is None
+        # A longer search settles an unknown...
+        save_verdict(session, 77, "standard", 3, winnable=True, moves=40, nodes=900)
+        stored = get_verdict(session, 77, "standard", 3)
+        assert (stored.winnable, stored.moves, stored.nodes) == (True, 40, 900)
+        # ...and nothing replaces a decided verdict (a racing writer, or a shorter search).
+        save_verdict(session, 77, "standard", 3, winnable=None, moves=None, nodes=5)
+        save_verdict(session, 77, "standard", 3, winnable=False, moves=None, nodes=5)
+        assert get_verdict(session, 77, "standard", 3).winnable is True
+        # An unknown gives way only to a longer search or a verdict.
+        save_verdict(session, 78, "wholedeck", 1, winnable=None, moves=None, nodes=100)
+        save_verdict(session, 78, "wholedeck", 1, winnable=None, moves=None, nodes=50)
+        assert get_verdict(session, 78, "wholedeck", 1).nodes == 100
+        big = 10**20 - 1
+        save_verdict(session, big, "wholedeck", 2, winnable=False, moves=7, nodes=3)
+        assert get_verdict(session, big, "wholedeck", 2).moves is None  # no line, no length
+        assert set(deal_verdicts(session, 77)) == {(coach.Goal.STANDARD, 3)}
+        assert deal_verdicts(session, 79) == {}
+
+
+# --- the deal of the day on /stats ---------------------------------------------------------------
+TODAY = date(2026, 12, 10)
+_ids = itertools.count()
+
+
+def add_daily(session, player: str, day: date | None, status: str, *, goal: str = "standard",
+              passes: int = 3, moves: int = 20, deal: int = 100) -> str:
+    """A finished game as the app stores it; ``day`` is its deal-of-the-day date (or None)."""
+    finished = datetime.combine(day or TODAY, datetime.min.time(), UTC) + timedelta(
+        hours=12, minutes=next(_ids))
+    record = GameRecord(
+        id=f"d{next(_ids):06d}", player_id=player, deal_number=str(deal), deal_text=None,
+        goal=goal, passes=passes, moves=" ".join(["draw"] * moves), move_count=moves,
+        undo_count=0, status=status, cleared=28 if status == "won" else 9, seconds=60,
+        created_at=finished, updated_at=finished, finished_at=finished, daily=day)
+    session.add(record)
+    session.flush()
+    record_result(session, record)
+    session.flush()
+    return record.id
+
+
+@pytest.mark.parametrize(("won_days_ago", "current", "longest"), [
+    ([], 0, 0),
+    ([0], 1, 1),
+    ([1], 1, 1),                  # yesterday still counts: today is not over
+    ([2], 0, 1),                  # a missed day ends the streak
+    ([0, 1, 2, 4, 5], 3, 3),
+    ([1, 2, 3, 5, 6, 7, 8], 3, 4),
+    ([3, 4, 5, 6], 0, 4),
+])
+def test_the_daily_streak(db, won_days_ago, current, longest):
+    with db.session() as session:
+        for ago in won_days_ago:
+            add_daily(session, "p", TODAY - timedelta(days=ago), "won")
+        streak = daily_streak(session, "p", TODAY)
+        assert (streak.current, streak.longest, streak.days_won) == (
+            current, longest, len(won_days_ago))
+        assert streak.last_won == (TODAY - timedelta(days=min(won_days_ago))
+                                   if won_days_ago else None)
+
+
+def test_what_counts_for_the_daily_streak(db):
+    with db.session() as session:
+        add_daily(session, "p", TODAY, "won", goal="wholedeck", passes=1)
+        add_daily(session, "p", TODAY, "won")  # two wins on one day: still one day
+        add_daily(session, "p", TODAY - timedelta(days=1), "lost")
+        add_daily(session, "p", TODAY - timedelta(days=1), "abandoned")
+        add_daily(session, "p", None, "won")  # not a deal of the day
+        add_daily(session, "p", TODAY - timedelta(days=1), "won", moves=0)  # no moves
+        add_daily(session, "q", TODAY - timedelta(days=1), "won")  # another player
+        streak = daily_streak(session, "p", TODAY)
+        assert (streak.current, streak.longest, streak.days_won) == (1, 1, 1)
+
+
+def test_daily_results_one_row_per_day_and_rules_newest_first(db):
+    with db.session() as session:
+        yesterday = TODAY - timedelta(days=1)
+        add_daily(session, "p", yesterday, "lost", deal=11)
+        add_daily(session, "p", yesterday, "won", deal=11)
+        last = add_daily(session, "p", yesterday, "abandoned", deal=11)
+        add_daily(session, "p", yesterday, "lost", goal="wholedeck", passes=2, deal=12)
+        add_daily(session, "p", TODAY, "won", passes=1, deal=13)
+        add_daily(session, "p", None, "won")
+        rows = daily_results(session, "p")
+        assert [(r.day, r.variant.key, r.games, r.won) for r in rows] == [
+            (TODAY, "standard-1", 1, 1),
+            (yesterday, "standard-3", 3, 1),
+            (yesterday, "wholedeck-2", 1, 0),
+        ]
+        assert rows[1].deal_number == "11" and rows[1].last_game_id == last
+        assert rows[1].best_cleared == 28 and rows[2].last_status == "lost"
+        assert daily_results(session, "p", limit=1) == rows[:1]
+
+
+def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
+    html = client.get("/stats").text
+    assert "data-daily-empty" in html
+    assert 'href="/daily"' in html
+    pid = player_id(client, app)
+    today = coach.today_utc()
+    database = Database(app.state.settings.database_url)
+    try:
+        with database.session() as session:
+            add_daily(session, pid, today, "won", deal=4242)
+            add_daily(session, pid, today - timedelta(days=1), "won", goal="wholedeck")
+            add_daily(session, pid, today - timedelta(days=2), "lost", passes=1)
+    finally:
+        database.dispose()
+    html = client.get("/stats").text
+    block = html.split("data-daily", 1)[1].split("</section>", 1)[0]
+    assert re.search(r'data-figure="daily-streak">2 days', block)
+    assert re.search(r'data-figure="daily-longest">2 days', block)
+    assert re.search(r'data-figure="daily-days-won">2<', block)
+    assert block.count("data-daily-day=") == 3
+    assert f'data-daily-day="{today.isoformat()}"' in block
+    assert "#4242" in block and "result-won" in block and "result-lost" in block
+    assert "Whole deck · 3 passes" in block
