@@ -321,13 +321,14 @@ def report(run: Run, server_cpu: float, extra_cpu: dict[str, float]) -> str:
 
 
 def measure(server: Server, run: Run, postgres: bool) -> str:
-    pids = server.pids()
-    db_pids = postgres_pids() if postgres else []
     own = os.getpid()
 
     async def timed() -> tuple[float, float, float]:
         task = asyncio.ensure_future(play(run))
         await asyncio.sleep(run.warmup)
+        # After the warm-up: the database's backends exist once the pools have connected.
+        pids = server.pids()
+        db_pids = postgres_pids() if postgres else []
         before = cpu_seconds(pids), cpu_seconds(db_pids), cpu_seconds([own])
         await asyncio.sleep(max(0.0, run.end - time.perf_counter()))
         after = cpu_seconds(pids), cpu_seconds(db_pids), cpu_seconds([own])

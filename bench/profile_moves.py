@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def inline_threadpool() -> None:
     """Run FastAPI's sync routes and dependencies on the calling thread."""
+    import anyio.to_thread
     import fastapi.dependencies.utils
     import fastapi.routing
     import starlette.concurrency
@@ -41,7 +42,11 @@ def inline_threadpool() -> None:
     async def run_inline(func, *args, **kwargs):
         return func(*args, **kwargs)
 
+    async def run_sync_inline(func, *args, limiter=None, **_options):
+        return func(*args)
+
     # Before the app is imported: its modules take run_in_threadpool from starlette.
+    anyio.to_thread.run_sync = run_sync_inline
     starlette.concurrency.run_in_threadpool = run_inline
     fastapi.routing.run_in_threadpool = run_inline
     fastapi.dependencies.utils.run_in_threadpool = run_inline

@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
 from sqlalchemy.orm import Session
 
 from app.engine import PASS_CHOICES, Goal
+from app.status import GameStatus
 
 from .models import ENDED, GameRecord, Player, utcnow
 
@@ -118,11 +119,12 @@ def statistics(session: Session, player_id: str) -> Statistics:
     single-row look-up per played variant, and one overall, give the current streaks.
     """
     stats = Statistics(variants={v: Figures(variant=v) for v in VARIANTS})
-    won = G.status == "won"
+    won = G.status == GameStatus.WON
     query = (
         select(
-            G.goal, G.passes, func.count(), func.sum(_flag("won")), func.sum(_flag("lost")),
-            func.sum(_flag("abandoned")), func.min(case((won, G.seconds))),
+            G.goal, G.passes, func.count(), func.sum(_flag(GameStatus.WON)),
+            func.sum(_flag(GameStatus.LOST)),
+            func.sum(_flag(GameStatus.ABANDONED)), func.min(case((won, G.seconds))),
             func.min(case((won, G.move_count))), func.sum(G.cleared), func.max(G.finished_at),
             func.max(case((won, G.streak))), func.max(case((~won, G.streak))),
             func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))))
@@ -170,7 +172,7 @@ def _current(session: Session, player_id: str, variant: Variant | None) -> tuple
     if variant is not None:
         query = query.where(G.goal == variant.goal.value, G.passes == variant.passes)
     status, length = session.execute(query.order_by(G.seq.desc()).limit(1)).one()
-    return length, status == "won"
+    return length, status == GameStatus.WON
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +197,7 @@ def recent_results(session: Session, player_id: str, variant: Variant,
 
 
 HISTORY_COLUMNS = (G.id, G.deal_number, G.goal, G.passes, G.status, G.cleared, G.move_count,
-                   G.seconds, G.finished_at)
+                   G.seconds, G.finished_at, G.hints_used)
 
 
 def history(session: Session, player_id: str, page: int,
@@ -219,7 +221,7 @@ def history_size(session: Session, player_id: str) -> int:
 def export_rows(session: Session, player_id: str) -> Iterator[Row]:
     """Every game in the statistics, oldest first, streamed in batches (with move lists)."""
     query = (
-        select(*HISTORY_COLUMNS, G.moves, G.deal_text, G.created_at)
+        select(*HISTORY_COLUMNS, G.moves, G.deal_text, G.created_at, G.started_at)
         .where(counted(player_id))
         .order_by(G.seq)
         .execution_options(yield_per=1000)
@@ -271,7 +273,7 @@ def daily_results(session: Session, player_id: str, limit: int = DAILY_ROWS
                   ) -> list[DailyResult]:
     """The player's deal-of-the-day results, newest day first, one row per (day, rules): the
     counted games only (ended, with a move), like every other figure."""
-    won = func.sum(_flag("won"))
+    won = func.sum(_flag(GameStatus.WON))
     query = (
         select(G.daily, G.goal, G.passes, func.max(G.deal_number), func.count(), won,
                func.max(G.cleared), func.max(G.seq))
@@ -298,7 +300,7 @@ def daily_streak(session: Session, player_id: str, today: date) -> DailyStreak:
     """The daily streak (see ``DailyStreak``) on ``today`` (a UTC date). Reads the distinct
     days with a daily win, newest first: one a day at most, a few hundred a year."""
     days = session.scalars(
-        select(G.daily).where(counted(player_id), G.daily.is_not(None), G.status == "won",
+        select(G.daily).where(counted(player_id), G.daily.is_not(None), G.status == GameStatus.WON,
                               G.daily <= today)
         .group_by(G.daily).order_by(G.daily.desc())).all()
     if not days:

@@ -3,23 +3,29 @@
 Moves use RULES.md's JSON form. The caller's player cookie owns the games it creates; the
 engine judges every move and its reason comes back with a 422 when a move is illegal.
 
-The routes that bots call most (start, read, move, undo) are ``async def`` and do their
-database work in one ``run_in_threadpool`` call: a plain ``def`` route costs FastAPI a
-worker-thread hop for the route and another for checking its answer, and these hops were a
-fifth of a move's CPU time (bench/load.py, bench/profile_moves.py).
+The routes that bots call most (start, read, move, undo) are ``async def`` and do all their
+database work in one ``run_in_threadpool`` call. FastAPI runs each plain ``def`` dependency
+and route on a worker thread, and checks a plain route's answer on another hop: six to eight
+hops a move, which cost more CPU than the move itself and stall the event loop under load
+(bench/load.py). So these routes take the game (``get_loaded_game``) and check its owner
+(``owned_game``) inside their one hop, in the order the dependencies would: an unknown game
+is a 404 whatever the body, then a malformed move 422, then another player's game 403.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
+from anyio import CapacityLimiter, to_thread
+from anyio.lowlevel import RunVar
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.engine import (
@@ -34,10 +40,21 @@ from app.engine import (
 )
 from app.store import GameConflict, elapsed_seconds, get_game, load_game
 from app.web import play as actions
-from app.web.deps import GameDep, LoadedGame, OwnedGame, PlayerDep, SessionDep, SettingsDep
+from app.web import solving
+from app.web.deps import (
+    GameDep,
+    LoadedGame,
+    OwnedGame,
+    PlayerDep,
+    SessionDep,
+    SettingsDep,
+    get_loaded_game,
+    owned_game,
+)
 from app.web.view import api_state
 
 router = APIRouter(prefix="/api", tags=["games"])
+T = TypeVar("T")
 
 
 class NewGame(BaseModel):
@@ -169,21 +186,49 @@ def with_etag(response: Response, loaded: LoadedGame) -> GameState:
     return state(loaded)
 
 
-async def existing_game(loaded: GameDep) -> LoadedGame:
-    """The game, once it is known to exist: an unknown game is a 404 whatever the body."""
-    return loaded
-
-
-async def move_body(request: Request) -> MoveIn:
-    """The move in the request body, read only after the game has been found (FastAPI would
-    otherwise judge a declared body before any dependency runs)."""
-    raw = await request.body()
+def move_body(raw: bytes) -> MoveIn:
+    """The move in a request body, judged only after the game has been found (FastAPI would
+    judge a declared body before anything else)."""
     try:
         return MoveIn.model_validate_json(raw or b"null")
     except ValidationError as exc:
         raise RequestValidationError(
             [{**err, "loc": ("body", *err["loc"])}
              for err in exc.errors(include_url=False, include_input=False)]) from None
+
+
+API_THREADS = 4
+"""Worker threads that may run these routes' database work at once, per process. FastAPI's
+pool allows 40; but the work is mostly Python holding the GIL, SQLite takes one writer at a
+time, and a local PostgreSQL answers in well under a millisecond, so more threads only take
+turns at the GIL (and at the connection pool). Measured with bench/load.py, 50 players
+without pauses: 4 threads cost 10-25% less CPU per move than 16 or 40, on SQLite and on
+PostgreSQL, with more moves per second and a p99 of about half; 2 were no better than 4."""
+
+_api_threads: RunVar[CapacityLimiter] = RunVar("pyramid_api_threads")
+
+
+def api_threads() -> CapacityLimiter:
+    """This event loop's limiter for ``in_one_hop`` (one per loop, as anyio's own)."""
+    try:
+        return _api_threads.get()
+    except LookupError:
+        limiter = CapacityLimiter(API_THREADS)
+        _api_threads.set(limiter)
+        return limiter
+
+
+async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
+    """Run a route's database work on a worker thread and close its session there as well,
+    so that ``get_session`` has no transaction left to end on a hop of its own."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            session.close()
+
+    return await to_thread.run_sync(run, limiter=api_threads())
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -246,29 +291,44 @@ async def create(body: NewGame, request: Request, response: Response, session: S
         response.headers["Location"] = str(request.url_for("read_game", game_id=record.id))
         return with_etag(response, LoadedGame(record, load_game(record)))
 
-    return await run_in_threadpool(start)
+    return await in_one_hop(session, start)
 
 
 @router.get("/games/{game_id}", response_model=GameState, name="read_game",
             responses={404: ERRORS[404]})
-async def read(loaded: GameDep, response: Response) -> GameState:
+async def read(request: Request, game_id: str, session: SessionDep,
+               response: Response) -> GameState:
     """Read a game: anyone with its id may look. The ETag header is its version."""
-    return with_etag(response, loaded)  # no database work: the game is loaded
+
+    def look() -> GameState:
+        return with_etag(response, get_loaded_game(request, game_id, session))
+
+    return await in_one_hop(session, look)
 
 
 @router.post("/games/{game_id}/moves", response_model=GameState,
              responses={**ERRORS, 422: {"model": Problem, "description": "Illegal move"}},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": MoveIn.model_json_schema()}}}})
-async def move(loaded: Annotated[LoadedGame, Depends(existing_game)],
-               body: Annotated[MoveIn, Depends(move_body)], owned: OwnedGame,
-               session: SessionDep, response: Response, if_match: IfMatch = None) -> Any:
+async def move(request: Request, game_id: str, session: SessionDep, response: Response,
+               player_id: PlayerDep, if_match: IfMatch = None) -> Any:
     """Play one move (a ``MoveIn``); an illegal move answers 422 with the engine's reason.
     With ``If-Match``, the move applies only to that version (412 otherwise), so a retried
     request never plays twice."""
     version = expected_version(if_match)
+    found = None
+    if "content-length" not in request.headers:
+        # A streamed body can still turn out too large (413) while it is read: find the game
+        # first, so that an unknown game is a 404 whatever the body. A declared length has
+        # been checked already, so reading such a body first changes no answer.
+        found = await to_thread.run_sync(get_loaded_game, request, game_id, session,
+                                         limiter=api_threads())
+    raw = await request.body()
 
     def play() -> Any:
+        loaded = found if found is not None else get_loaded_game(request, game_id, session)
+        body = move_body(raw)
+        owned = owned_game(request, loaded, player_id)
         try:
             with refusals_as_http():
                 chosen = Move.from_dict(body.model_dump(exclude_none=True))
@@ -277,16 +337,17 @@ async def move(loaded: Annotated[LoadedGame, Depends(existing_game)],
             return precondition_failed(session, owned.record.id)
         return with_etag(response, owned)
 
-    return await run_in_threadpool(play)
+    return await in_one_hop(session, play)
 
 
 @router.post("/games/{game_id}/undo", response_model=GameState,
              responses={**ERRORS, 422: {"model": Problem, "description": "Nothing to undo"}})
-async def undo(owned: OwnedGame, session: SessionDep, response: Response,
-               if_match: IfMatch = None) -> Any:
+async def undo(request: Request, game_id: str, session: SessionDep, response: Response,
+               player_id: PlayerDep, if_match: IfMatch = None) -> Any:
     """Take back the last move (with ``If-Match``: only from that version)."""
 
     def take_back() -> Any:
+        owned = owned_game(request, get_loaded_game(request, game_id, session), player_id)
         try:
             with refusals_as_http():
                 actions.undo(session, owned, expected_version=expected_version(if_match))
@@ -294,34 +355,39 @@ async def undo(owned: OwnedGame, session: SessionDep, response: Response,
             return precondition_failed(session, owned.record.id)
         return with_etag(response, owned)
 
-    return await run_in_threadpool(take_back)
+    return await in_one_hop(session, take_back)
 
 
 @router.post("/games/{game_id}/hint", response_model=HintOut,
              responses={403: ERRORS[403], 404: ERRORS[404],
                         422: {"model": Problem, "description": "The game is over"},
                         429: {"model": Problem, "description": "A hint is still running"}})
-def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> HintOut:
-    """The solver's next move from the current position; counts one hint on the game."""
+async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> HintOut:
+    """The solver's next move from the current position; counts one hint on the game. The
+    search runs in the solver's bounded pool (``solving``), never on the event loop."""
     try:
         with refusals_as_http():
-            advice = actions.hint(session, owned, player_id)
-    except actions.SolverBusy as exc:
+            await run_in_threadpool(actions.count_hint_on, session, owned)
+        advice, until = await solving.advise(owned, player_id)
+    except solving.SolverBusy as exc:
         raise HTTPException(429, str(exc)) from None
-    until = actions.winnable_until(owned) if advice.winnable is False else None
     return HintOut(move=advice.move.to_dict() if advice.move else None,
                    winnable=advice.winnable, winnable_until=until,
                    message=advice.message)
 
 
 @router.get("/games/{game_id}/analysis", response_model=AnalysisOut,
-            responses={403: ERRORS[403], 404: ERRORS[404]})
-def analysis(loaded: GameDep, player_id: PlayerDep) -> AnalysisOut:
+            responses={403: ERRORS[403], 404: ERRORS[404],
+                       429: {"model": Problem, "description": "The solver is busy"}})
+async def analysis(loaded: GameDep, player_id: PlayerDep) -> AnalysisOut:
     """Where the game went wrong: its player may ask at any time, anyone once it is over
     (as for replays)."""
     if loaded.record.player_id != player_id and not loaded.record.game_status.ended:
         raise HTTPException(403, "only its player can analyse a game in progress")
-    found = actions.analyse(loaded)
+    try:
+        found = await solving.where_it_went_wrong(loaded, player_id)
+    except solving.SolverBusy as exc:
+        raise HTTPException(429, str(exc)) from None
     return AnalysisOut(
         winnable_at_start=found.winnable_at_start, lost_at=found.lost_at,
         better_move=found.better_move.to_dict() if found.better_move else None,

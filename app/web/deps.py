@@ -80,7 +80,8 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
 GameDep = Annotated[LoadedGame, Depends(get_loaded_game)]
 
 
-async def get_owned_game(request: Request, loaded: GameDep, player_id: PlayerDep) -> LoadedGame:
+def owned_game(request: Request, loaded: LoadedGame, player_id: str) -> LoadedGame:
+    """``loaded``, when it is the caller's game; else 403."""
     if loaded.record.player_id != player_id:
         if is_api(request):
             raise HTTPException(403, "this game belongs to another player")
@@ -88,6 +89,10 @@ async def get_owned_game(request: Request, loaded: GameDep, player_id: PlayerDep
                         "This game belongs to another player. You can play the same deal "
                         "yourself from its deal link.")
     return loaded
+
+
+async def get_owned_game(request: Request, loaded: GameDep, player_id: PlayerDep) -> LoadedGame:
+    return owned_game(request, loaded, player_id)
 
 
 OwnedGame = Annotated[LoadedGame, Depends(get_owned_game)]

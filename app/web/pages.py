@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from markdown_it import MarkdownIt
 
@@ -45,7 +46,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import flash
+from app.web import flash, solving
 from app.web import play as actions
 from app.web.csrf import require_csrf
 from app.web.deps import GameDep, LoadedGame, OwnedGame, PlayerDep, SessionDep, SettingsDep
@@ -405,16 +406,17 @@ def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
 
 
 @router.post("/games/{game_id}/hint", name="hint")
-def hint(request: Request, session: SessionDep, player_id: PlayerDep,
-         loaded: OwnedGame) -> Response:
+async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
+               loaded: OwnedGame) -> Response:
     """Ask the solver for the next move. It counts on the game (hints used), changes nothing
-    else, and runs off the event loop in the solver's bounded pool (``play.SOLVER``)."""
+    else, and runs off the event loop in the solver's bounded pool (``solving``)."""
     try:
-        advice = actions.hint(session, loaded, player_id)
+        await run_in_threadpool(actions.count_hint_on, session, loaded)
+        advice, until = await solving.advise(loaded, player_id)
     except IllegalMove:
         return answer(request, loaded, player_id,
                       Said("The game is over: there is nothing left to hint.", refused=True))
-    except actions.SolverBusy as exc:
+    except solving.SolverBusy as exc:
         return answer(request, loaded, player_id, Said(str(exc), refused=True))
     cards: tuple[str, ...] = ()
     hinted_action: str | None = None
@@ -423,7 +425,6 @@ def hint(request: Request, session: SessionDep, player_id: PlayerDep,
             cards = tuple(card.name for card in advice.move.cards)
         else:
             hinted_action = advice.move.op.value
-    until = actions.winnable_until(loaded) if advice.winnable is False else None
     return answer(request, loaded, player_id,
                   Said(describe_hint(advice, until), hinted=cards, hinted_action=hinted_action))
 
@@ -443,7 +444,7 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
 
 
 @router.get("/games/{game_id}/analysis", response_class=HTMLResponse, name="analysis_page")
-def analysis_page(request: Request, loaded: GameDep, player_id: PlayerDep) -> Response:
+async def analysis_page(request: Request, loaded: GameDep, player_id: PlayerDep) -> Response:
     """Could the game have been won, and which move lost it: a fragment for the lost game's
     banner (loaded after the board), or a page of its own without JavaScript. Its player may
     ask at any time, anyone once it is over (as for replays)."""
@@ -452,8 +453,8 @@ def analysis_page(request: Request, loaded: GameDep, player_id: PlayerDep) -> Re
         raise PageError(403, "Not finished yet",
                         "Only its player can ask about a game still being played.")
     try:
-        found = actions.analyse(loaded)
-    except actions.SolverBusy as exc:
+        found = await solving.where_it_went_wrong(loaded, player_id)
+    except solving.SolverBusy as exc:
         found, busy = None, str(exc)
     else:
         busy = None

@@ -18,17 +18,11 @@ abandoned) takes no more moves and no undo, so its result is final the moment it
 from __future__ import annotations
 
 import secrets
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
-from functools import lru_cache
 
 from sqlalchemy.orm import Session
 
 from app.engine import Deal, Game, Goal, IllegalMove, Move
-from app.engine.solver import Hint
-from app.engine.solver import hint as solver_hint
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -37,16 +31,11 @@ from app.store import (
     abandon_in_progress,
     count_hint,
     create_game,
-    deal_of,
     latest_unfinished,
     load_game,
-    moves_of,
     save_position,
 )
 from app.web.deps import LoadedGame
-
-ANALYSIS_NODE_LIMIT = 2_000_000
-"""About a second of search per solve: enough for nearly every position (see the README)."""
 
 ATTEMPTS = 3
 """Starting a game retries when a move in another tab races the abandoning of the old game."""
@@ -115,49 +104,12 @@ def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
 
 
 # --- hints ---------------------------------------------------------------------------------
-class SolverBusy(RuntimeError):
-    """Too many searches at once: the player's own, or the server's."""
-
-
-class SolverSlots:
-    """Bounds the solver's work so that hints never stall the server: at most ``size`` searches
-    at once (the C search releases the GIL, so they run beside the requests), and one at a time
-    per player. A player asking again while their hint runs is told to wait, not queued."""
-
-    def __init__(self, size: int = 2, wait_seconds: float = 5.0) -> None:
-        self._slots = threading.BoundedSemaphore(size)
-        self._wait = wait_seconds
-        self._lock = threading.Lock()
-        self._players: set[str] = set()
-
-    @contextmanager
-    def slot(self, player_id: str) -> Iterator[None]:
-        with self._lock:
-            if player_id in self._players:
-                raise SolverBusy("Your last hint is still being worked out: wait for it.")
-            self._players.add(player_id)
-        try:
-            if not self._slots.acquire(timeout=self._wait):
-                raise SolverBusy("The solver is busy right now: try again in a moment.")
-            try:
-                yield
-            finally:
-                self._slots.release()
-        finally:
-            with self._lock:
-                self._players.discard(player_id)
-
-
-SOLVER = SolverSlots()
-
-
-def hint(session: Session, loaded: LoadedGame, player_id: str) -> Hint:
-    """Count a hint on the game and ask the solver for the next move (see ``solver.hint``)."""
+def count_hint_on(session: Session, loaded: LoadedGame) -> None:
+    """Count a hint on a game in progress (refused once it has ended), and commit, so no
+    transaction is held while the solver searches."""
     _check(loaded, None)
     count_hint(session, loaded.record)
-    session.commit()  # end the transaction before the search: it holds no lock while it runs
-    with SOLVER.slot(player_id):
-        return solver_hint(loaded.game.copy())
+    session.commit()
 
 
 # --- starting games --------------------------------------------------------------------------
@@ -232,40 +184,3 @@ def is_fresh_game_of(record: GameRecord, game: Game) -> bool:
             and record.deal_number == (str(deal.number) if deal.number is not None else None)
             and (deal.number is not None or record.deal_text == deal.to_text()))
 
-
-def winnable_until(loaded: LoadedGame) -> int | None:
-    """How many moves the player must undo to be back in a winnable position (None when no
-    earlier position is, or the search could not tell in time)."""
-    from app.engine.analysis import winnable_until as undo_to_win
-
-    game = loaded.game
-    with SOLVER.slot(f"{loaded.record.player_id}:analysis"):
-        return undo_to_win(game.deal, game.goal, game.passes, list(game.moves))
-
-
-def analyse(loaded: LoadedGame):
-    """Where the game went wrong (``engine.analysis.analyse``), in the solver's pool. An ended
-    game never changes, so its analysis is computed once per process (``analysis_of_ended``)."""
-    if loaded.record.game_status.ended:
-        return analysis_of_ended(loaded.record)
-    return _analyse(loaded.record.player_id, loaded.game.deal, loaded.game.goal,
-                    loaded.game.passes, tuple(loaded.game.moves))
-
-
-def analysis_of_ended(record: GameRecord):
-    return _ended_analysis(record.id, record.player_id, deal_of(record), record.goal,
-                           record.passes, tuple(moves_of(record)))
-
-
-@lru_cache(maxsize=512)
-def _ended_analysis(_game_id: str, player_id: str, deal: Deal, goal: str, passes: int,
-                    moves: tuple[Move, ...]):
-    return _analyse(player_id, deal, goal, passes, moves)
-
-
-def _analyse(player_id: str, deal: Deal, goal: Goal | str, passes: int,
-             moves: tuple[Move, ...]):
-    from app.engine.analysis import analyse as find
-
-    with SOLVER.slot(f"{player_id}:analysis"):
-        return find(deal, goal, passes, list(moves))

@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.engine import Game
 from app.status import GameStatus
 from app.store import deal_of, display_name, get_game, moves_of
-from app.web import play as actions
+from app.web import solving
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
@@ -50,7 +50,13 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                         link=(f"/games/{game_id}", "Go to the game" if mine else "Watch it now"))
     moves = moves_of(record)
     if win_from is not None:
-        line = winning_line(record, moves, win_from)
+        try:
+            line = (solving.POOL.run_from_thread(
+                player_id, solving.winning_line, deal_of(record), record.goal, record.passes,
+                moves[:win_from]) if win_from <= len(moves) else None)
+        except solving.SolverBusy as exc:
+            raise PageError(503, "The solver is busy", str(exc),
+                            link=(f"/games/{game_id}/replay", "Watch the game's replay")) from None
         if line is None:
             raise PageError(404, "No winning line from there",
                             "The solver found no win from that point of this game.",
@@ -66,8 +72,9 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     lost_at = None
     if record.game_status is GameStatus.LOST and win_from is None:
         try:
-            lost_at = actions.analysis_of_ended(record).lost_at
-        except actions.SolverBusy:
+            lost_at = solving.POOL.run_from_thread(
+                player_id, solving.analysis_of_ended, record).lost_at
+        except solving.SolverBusy:
             lost_at = None  # the move list is shown without the mark rather than not at all
     context.update(
         step=step,
@@ -92,13 +99,3 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         return templates.TemplateResponse(request, "replay.html", context, block_name="stage")
     return templates.TemplateResponse(request, "replay.html", context)
 
-
-def winning_line(record, moves: list, start: int) -> tuple | None:
-    """A winning line from the position after the game's first ``start`` moves, or None."""
-    from app.engine.solver import solve
-
-    if start > len(moves):
-        return None
-    position = Game.replay(deal_of(record), record.goal, record.passes, moves[:start])
-    found = solve(position, node_limit=actions.ANALYSIS_NODE_LIMIT)
-    return found.moves if found.winnable else None

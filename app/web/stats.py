@@ -18,6 +18,7 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from app.coach import today_utc
+from app.engine import Goal
 from app.store import (
     VARIANTS,
     daily_results,
@@ -33,6 +34,8 @@ from app.store import (
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.deps import PlayerDep, SessionDep
+from app.web.htmx import is_htmx, see_other
+from app.web.security import absolute_url
 from app.web.statsview import (
     daily_figures,
     daily_row,
@@ -45,14 +48,6 @@ from app.web.statsview import (
 from app.web.templating import templates
 
 router = APIRouter(include_in_schema=False)
-
-
-def is_htmx(request: Request) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
-def see_other(url: str) -> Response:
-    return Response(status_code=303, headers={"Location": url})
 
 
 def render_stats(request: Request, session, player_id: str, *, page: int = 1,
@@ -154,12 +149,12 @@ def reset(session: SessionDep, player_id: PlayerDep,
 
 # --- export ------------------------------------------------------------------------------------
 EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
-                 "cards_cleared", "cards_to_clear", "moves", "seconds", "started_at",
+                 "cards_cleared", "cards_to_clear", "moves", "hints", "seconds", "started_at",
                  "move_list", "replay")
 
 
 def export_record(row, base_url: str) -> dict:
-    to_clear = 52 if row.goal == "wholedeck" else 28
+    to_clear = Goal(row.goal).cards_to_clear
     return {
         "id": row.id,
         "finished_at": iso(row.finished_at),
@@ -171,8 +166,9 @@ def export_record(row, base_url: str) -> dict:
         "cards_cleared": row.cleared,
         "cards_to_clear": to_clear,
         "moves": row.move_count,
+        "hints": row.hints_used or 0,
         "seconds": row.seconds,
-        "started_at": iso(row.created_at),
+        "started_at": iso(row.started_at or row.created_at),
         "move_list": row.moves,
         "replay": f"{base_url}/games/{row.id}/replay",
     }
@@ -181,7 +177,7 @@ def export_record(row, base_url: str) -> dict:
 def _exported(request: Request, player_id: str) -> Iterator[dict]:
     """The player's games, read in batches by a session of the stream's own (the request's
     session is closed by the time a streamed body is sent)."""
-    base_url = str(request.base_url).rstrip("/")
+    base_url = absolute_url(request, "/").rstrip("/")
     with request.app.state.db.sessions() as session:
         for row in export_rows(session, player_id):
             yield export_record(row, base_url)

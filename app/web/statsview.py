@@ -148,6 +148,7 @@ class HistoryRow:
     result: str
     cleared: str
     moves: int
+    hints: int
     time: str
 
 
@@ -171,6 +172,7 @@ def history_row(row) -> HistoryRow:
         result=RESULT_LABELS[row.status],
         cleared=f"{row.cleared}/{variant.to_clear}",
         moves=row.move_count,
+        hints=row.hints_used or 0,
         time=format_duration(row.seconds or 0),
     )
 

@@ -153,7 +153,10 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
     ``removed`` cards fade out where they were; ``refused`` cards shake (a refused move).
     """
     outcome = game.outcome()
-    status = GameStatus.PLAYING if replay and outcome is None else status_of(record, game)
+    if replay:  # the position shown, whatever became of the game later
+        status = GameStatus(outcome.result) if outcome else GameStatus.PLAYING
+    else:
+        status = status_of(record, game)
     owner = can_play and not replay
     can_move = owner and status is GameStatus.PLAYING
     legal = set(game.legal_moves)

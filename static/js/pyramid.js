@@ -112,7 +112,9 @@
           // 409: the game changed elsewhere; the answer is the board as it stands, and the
           // inputs still waiting were made on the old one.
           if (response.status === 409) queue = [];
+          var focused = focusOnBoard();
           window.htmx.swap("#board", html, { swapStyle: "outerHTML" });
+          keepFocus(focused);
           startClock();
         } else {
           queue = [];
@@ -130,6 +132,27 @@
       if (root) root.removeAttribute("aria-busy");
       pump();
     });
+  }
+
+  /* Keyboard focus across a redraw: htmx keeps it on an element with the same id; when the
+     focused card has just been removed, it goes to the free card nearest to where it was. */
+  function focusOnBoard() {
+    var active = document.activeElement;
+    var root = board();
+    if (!active || !root || !root.contains(active)) return null;
+    return active.getBoundingClientRect();
+  }
+  function keepFocus(rect) {
+    var root = board();
+    if (!rect || !root || root.contains(document.activeElement)) return;
+    var best = null, bestDistance = Infinity;
+    freeCards().forEach(function (card) {
+      var b = card.getBoundingClientRect();
+      var distance = Math.hypot(b.left - rect.left, b.top - rect.top);
+      if (distance < bestDistance) { bestDistance = distance; best = card; }
+    });
+    best = best || root.querySelector("[data-action]:not([disabled])");
+    if (best) best.focus({ preventScroll: true });
   }
 
   /* Clicks on the board's controls become inputs (the forms stay plain forms without JS). */

@@ -57,4 +57,6 @@ def test_every_page_has_no_serious_accessibility_violation(page):
     checked["rules"] = violations(page)
     page.goto("/odds")
     checked["odds"] = violations(page)
-    assert {name: found for name, found in checked.items() if found} == {}
+    bad = [f"{name}: {rule} ({impact}) at {html}" for name, found in checked.items()
+           for rule, impact, html in found]
+    assert not bad, "\n".join(bad)

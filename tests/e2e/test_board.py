@@ -29,8 +29,29 @@ def moves_on_board(page) -> int:
     return int(page.get_attribute("#board", "data-moves"))
 
 
+def settled(page) -> None:
+    """The board is the server's latest answer: no input queued, no request in flight."""
+    page.wait_for_selector('html[data-inputs="0"]', state="attached")
+    page.wait_for_selector("#board:not([aria-busy])", state="attached")
+
+
 def wait_for_moves(page, count: int) -> None:
     page.wait_for_selector(f'#board[data-moves="{count}"]', state="attached")
+    settled(page)
+
+
+def finish_animations(page) -> None:
+    """Wait until every animation on the page has finished (cards fading out, a shake)."""
+    page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
+
+
+def board_html(page) -> str:
+    """The board's markup without the cards fading out after the last move (drawn only on the
+    answer to that move, not on a reload)."""
+    return page.locator("#board").evaluate(
+        "board => { const copy = board.cloneNode(true);"
+        " copy.querySelectorAll('.leaving').forEach(card => card.remove());"
+        " return copy.innerHTML; }")
 
 
 def click_move(page, move: Move) -> None:
@@ -105,8 +126,8 @@ def test_an_illegal_pair_explains_itself_and_undo_takes_back(page):
     first, second = next((a, b) for i, a in enumerate(free) for b in free[i + 1:]
                          if a.rank + b.rank != 13)
     page.click(f'#board button[data-card="{first.name}"]')
-    selected = page.locator(f'#board button[data-card="{first.name}"]')
-    assert selected.get_attribute("aria-pressed") == "true"
+    page.wait_for_selector(f'#board button[data-card="{first.name}"][aria-pressed="true"]')
+    settled(page)
     assert "selected" in page.locator("#message").inner_text()
     page.click(f'#board button[data-card="{second.name}"]')
     low, high = Move.remove(first, second).cards  # the engine's words, in its order
@@ -130,19 +151,21 @@ def test_reload_and_server_restart_keep_the_position(page, server):
     for number, move in enumerate(winning_line()[:6], start=1):
         click_move(page, move)
         wait_for_moves(page, number)
-    before = page.locator("#board").inner_html()
+    before = board_html(page)
     counters = page.locator("#counters [data-counter=pass]").inner_text()
 
     page.reload()
     page.wait_for_selector("#board")
+    settled(page)
     assert page.url == url
-    assert page.locator("#board").inner_html() == before
+    assert board_html(page) == before
     assert page.locator("#counters [data-counter=pass]").inner_text() == counters
 
     server.restart()  # a new process: nothing was kept in memory
     page.reload()
     page.wait_for_selector('#board[data-moves="6"]')
-    assert page.locator("#board").inner_html() == before
+    settled(page)
+    assert board_html(page) == before
 
 
 def test_keyboard_play(page):
@@ -172,10 +195,13 @@ def test_keyboard_play(page):
     a, b = pair.cards
     page.focus(f'#board button[data-card="{a.name}"]')
     page.keyboard.press("Enter")
-    assert page.get_attribute(f'#board button[data-card="{a.name}"]', "aria-pressed") == "true"
+    page.wait_for_selector(f'#board button[data-card="{a.name}"][aria-pressed="true"]')
     page.keyboard.press("Escape")
-    assert page.get_attribute(f'#board button[data-card="{a.name}"]', "aria-pressed") == "false"
+    page.wait_for_selector(f'#board button[data-card="{a.name}"][aria-pressed="false"]')
+    settled(page)
+    page.focus(f'#board button[data-card="{a.name}"]')
     page.keyboard.press("Enter")
+    page.wait_for_selector(f'#board button[data-card="{a.name}"][aria-pressed="true"]')
     page.focus(f'#board button[data-card="{b.name}"]')
     page.keyboard.press(" ")
     wait_for_moves(page, 3)
@@ -238,9 +264,11 @@ def test_screenshots(browser, server, artifacts, name, viewport):
         for number, move in enumerate(winning_line()[:8], start=1):
             click_move(page, move)
             wait_for_moves(page, number)
-        page.wait_for_timeout(250)  # let the last leaving animation finish
         free = page.locator("#board button[data-card]:not([disabled])").first
         free.click()  # show a selected card
+        page.wait_for_selector("#board button.selected")
+        settled(page)
+        finish_animations(page)
         # The whole board fits the width: no sideways scrolling on a phone.
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         box = page.locator(".pyramid").bounding_box()

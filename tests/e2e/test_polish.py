@@ -94,7 +94,7 @@ def test_without_javascript_a_refused_move_redirects_and_explains(browser, serve
         assert "A♠ selected" in page.locator("#message").inner_text()
         page.click('#board button[data-card="4C"]')
         assert page.url == url  # POST -> 303 -> the board: reloading re-posts nothing
-        assert re.search(r"= 5, not 13\.", page.locator("#message").inner_text())
+        assert re.search(r"make 5, not 13\.", page.locator("#message [data-refused]").inner_text())
         page.reload()
         assert page.url == url and page.locator("#message").inner_text().strip() == ""
         page.click('#board [data-action="hint"]')

@@ -99,9 +99,10 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         page.click("[data-replay-play]")
         page.wait_for_selector('#replay-stage[data-step="3"]')
         page.click("[data-replay-play]")  # pause
-        paused = page.get_attribute("#replay-stage", "data-step")
-        page.wait_for_timeout(900)
-        assert page.get_attribute("#replay-stage", "data-step") == paused
+        # Paused: the stage no longer carries the element that loads the next step.
+        page.wait_for_selector("#replay-stage:not([data-playing])")
+        assert page.locator("[data-replay-next]").count() == 0
+        assert page.get_attribute("[data-replay-play]", "aria-pressed") == "false"
     finally:
         context.close()
 
@@ -116,7 +117,9 @@ def test_stats_and_replay_fit_a_phone(browser, server, artifacts):
         play_line(page, winning_line())
         open_deal(page, LOSING_DEAL, "?goal=standard&passes=1")
         play_line(page, losing_line()[:5])
-        open_deal(page, 11)  # leaving a game with moves abandons it
+        page.goto("/deal/11")  # leaving a game with moves abandons it, once confirmed
+        page.click("[data-action=abandon]")
+        page.wait_for_selector("#board[data-game]")
         page.goto("/stats")
         assert figure(page, "total", "played") == "2"
         assert page.locator('[data-chart="standard-1"] rect[data-result="abandoned"]').count() == 1

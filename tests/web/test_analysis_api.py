@@ -62,6 +62,11 @@ def test_following_hints_wins_a_winnable_deal(client):
             break
     assert state["status"] == "won"
     assert state["hints_used"] == len(state["moves"])
+    # Hints used are in the history and the export.
+    exported = client.get("/stats/export.json").json()["games"]
+    assert [g["hints"] for g in exported] == [len(state["moves"])]
+    assert "hints" in client.get("/stats/export.csv").text.splitlines()[0].split(",")
+    assert f'data-hints>{len(state["moves"])}<' in client.get("/stats").text
 
 
 def test_the_analysis_names_the_losing_move_and_a_better_one(client, other_client):
