@@ -321,7 +321,7 @@ PUBLISHED: tuple[Published, ...] = (
     Published(
         key="morehead-mott-smith",
         source="Albert H. Morehead and Geoffrey Mott-Smith (Hoyle)",
-        url="http://solitairelaboratory.com/pyramidgiza.html",
+        url="",
         year="1949",
         rules="All 52 cards, one pass through the stock; played by a person",
         goal=Goal.WHOLE_DECK, passes=1, rate=1 / 50, wins=None, deals=None,
@@ -329,9 +329,8 @@ PUBLISHED: tuple[Published, ...] = (
         expect="lower",
         note="An estimate of how often a good player wins, not a count of solved deals. A "
              "player on the first pass cannot see the face-down stock; our solver plays with "
-             "the order of every card known, so its rate is what a deal allows at best. A "
-             "person's rate can only be lower, and Keller and Masten (Solitaire Laboratory, "
-             "the link) call the figure guesswork."),
+             "the order of every card known, so its rate is what a deal allows at best, and a "
+             "person's rate can only be lower."),
     Published(
         key="solitairewinrates-pyramid-once",
         source="solitairewinrates.com",
@@ -343,11 +342,9 @@ PUBLISHED: tuple[Published, ...] = (
         kind="a solver's count",
         expect="same",
         note="Their “pyramid only, once, no overlap discards” is our standard goal with one "
-             "pass: a pyramid card pairs only once both cards covering it are gone. In the "
-             "game as Keller and Masten describe it, the card just turned from the stock and "
-             "the top of the waste are free, as our face-up stock top and waste top are; the "
-             "card under the waste's top is not. They solved random shuffles; we solve "
-             "PySolFC's numbered deals, a sample of the same shuffles.",
+             "pass: a pyramid card pairs only once both cards covering it are gone. They "
+             "solved random shuffles; we solve PySolFC's numbered deals, a sample of the same "
+             "shuffles.",
         differs_note="Sampling cannot explain it: both intervals are narrow. The rules as "
                      "published match ours, so the cause is a detail neither page states, "
                      "for instance whether the card just turned from the stock may pair with "
@@ -390,7 +387,7 @@ PUBLISHED: tuple[Published, ...] = (
         key="chung-pyramid-solver",
         source="M. Chung, pyramid-solver",
         url="https://github.com/mchung94/pyramid-solver",
-        year="2017",
+        year="",
         rules="Pyramid only, three passes (Microsoft Solitaire Collection rules); "
               "1,500 random deals",
         goal=Goal.STANDARD, passes=3, rate=998 / 1500, wins=998, deals=1500,

@@ -371,7 +371,7 @@ def test_home_page_shows_the_solvers_odds_from_the_committed_results(client):
     import json
 
     from app.settings import PROJECT_DIR
-    rows = json.loads((PROJECT_DIR / "docs" / "odds-deals-1-10000.json").read_text())
+    rows = json.loads((PROJECT_DIR / "app" / "data" / "odds.json").read_text())
     whole_one_pass = next(r for r in rows if r["goal"] == "wholedeck" and r["passes"] == 1)
     html = client.get("/").text
     assert "How often can a deal be won?" in html
