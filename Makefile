@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-stats venv clean
+.PHONY: run test lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv clean
 
 $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,24 @@ bench: venv
 
 bench-stats: venv
 	$(BIN)/python bench/stats.py
+
+# Simulated players through the JSON API against a server it starts on 127.0.0.1 (SQLite, one
+# process). PostgreSQL, two processes, on a database it may empty:
+#   make bench-load ARGS="--database-url postgresql+psycopg://user:pw@127.0.0.1/db"
+bench-load: venv
+	$(BIN)/python bench/load.py --players 50 100 $(ARGS)
+
+# Click to redrawn board, in Chromium, over a whole game.
+bench-play: venv
+	$(BIN)/python bench/play_feel.py
+
+# The API against its OpenAPI schema with many more examples than the test suite's short run.
+fuzz: venv
+	FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest -q tests/web/test_fuzz.py
+
+# The browser tests ten times in a row: a flaky test is a bug.
+e2e-repeat: venv
+	for run in 1 2 3 4 5 6 7 8 9 10; do $(BIN)/python -m pytest -q -p no:randomly tests/e2e || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info app/engine/*.so

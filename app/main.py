@@ -153,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(api.router)
     app.include_router(coach.router)
+    errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")
 

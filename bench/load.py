@@ -20,6 +20,15 @@ posts it with ``If-Match``; every ``--get-every`` moves it reads the game with G
 trusting the move's answer. When the game ends it starts another. ``--think 0`` makes every
 player post as fast as the server answers: that run gives the most moves per second.
 
+Server CPU is the user plus system time of uvicorn and its workers over the measured window,
+divided by the moves (and by all requests) answered in it; "PostgreSQL CPU" is that of every
+``postgres`` process on the machine, other users' included.
+
+With ``--workers`` above 1 on asyncio's event loop (uvloop is not installed), a GET waits
+about 40 ms: uvicorn binds the shared socket with protocol 0, so asyncio never sets
+TCP_NODELAY on its connections, and the second piece of an answer waits for a delayed ACK.
+That is the server's start-up, not the app: one process, or uvloop, avoids it.
+
 Traffic goes only to 127.0.0.1, for ``--warmup`` plus ``--duration`` seconds per run, and
 never more than ``--max-requests`` requests in all. Nothing here is a test: the figures go
 into the README.
@@ -75,16 +84,21 @@ def process_tree(root: int) -> list[int]:
     return tree
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU time of ``pids`` (a process that has gone counts nothing)."""
-    total = 0
+def cpu_times(pids: list[int]) -> dict[int, float]:
+    """User plus system CPU seconds of each of ``pids`` still running."""
+    times = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return total / CLOCK_TICKS
+        times[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+    return times
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used between two ``cpu_times``, by the processes alive at both."""
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
 
 
 def postgres_pids() -> list[int]:
@@ -317,6 +331,8 @@ def report(run: Run, server_cpu: float, extra_cpu: dict[str, float]) -> str:
               f"{seconds / run.duration:.2f} cores" for name, seconds in extra_cpu.items()]
     if t.failures:
         notes.append("  failures: " + ", ".join(f"{k} x{v}" for k, v in sorted(t.failures.items())))
+    if run.sent >= run.max_requests:
+        notes.append(f"  stopped early at --max-requests {run.max_requests}: the rates are low")
     return "\n".join([line, *notes])
 
 
@@ -329,11 +345,11 @@ def measure(server: Server, run: Run, postgres: bool) -> str:
         # After the warm-up: the database's backends exist once the pools have connected.
         pids = server.pids()
         db_pids = postgres_pids() if postgres else []
-        before = cpu_seconds(pids), cpu_seconds(db_pids), cpu_seconds([own])
+        before = cpu_times(pids), cpu_times(db_pids), cpu_times([own])
         await asyncio.sleep(max(0.0, run.end - time.perf_counter()))
-        after = cpu_seconds(pids), cpu_seconds(db_pids), cpu_seconds([own])
+        after = cpu_times(pids), cpu_times(db_pids), cpu_times([own])
         await task
-        return after[0] - before[0], after[1] - before[1], after[2] - before[2]
+        return tuple(cpu_used(b, a) for b, a in zip(before, after, strict=True))
 
     server_cpu, db_cpu, client_cpu = asyncio.run(timed())
     extra = {"bench client": client_cpu}

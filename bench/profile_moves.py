@@ -5,7 +5,8 @@ is one, else draw or recycle; a GET every few moves), but calls the ASGI app dir
 sockets, no uvicorn), with FastAPI's thread pool replaced by plain calls so that every line
 of a request runs on this thread where cProfile sees it. Prints the CPU time the app spent
 per request of each kind (``time.thread_time`` around the app call: what a server core
-spends, less uvicorn's HTTP parsing), then, with ``--profile``, the profile's top entries:
+spends on the app, less uvicorn's HTTP handling and the thread hops), then, with
+``--profile``, the profile's top entries:
 
     .venv/bin/python bench/profile_moves.py [--moves 3000] [--profile] [--sort tottime]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import io
 import pstats
@@ -50,9 +52,7 @@ def inline_threadpool() -> None:
     starlette.concurrency.run_in_threadpool = run_inline
     fastapi.routing.run_in_threadpool = run_inline
     fastapi.dependencies.utils.run_in_threadpool = run_inline
-    # Generator dependencies (the session) enter and leave through contextmanager_in_threadpool.
-    import contextlib
-
+    # Generator dependencies enter and leave through contextmanager_in_threadpool.
     @contextlib.asynccontextmanager
     async def cm_inline(cm):
         with cm as value:

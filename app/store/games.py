@@ -217,10 +217,6 @@ class Positions:
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._games.clear()
-
 
 POSITIONS_KEPT = 512
 """Games whose position each process keeps: a few times the games played at once by the

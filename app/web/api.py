@@ -4,12 +4,13 @@ Moves use RULES.md's JSON form. The caller's player cookie owns the games it cre
 engine judges every move and its reason comes back with a 422 when a move is illegal.
 
 The routes that bots call most (start, read, move, undo) are ``async def`` and do all their
-database work in one ``run_in_threadpool`` call. FastAPI runs each plain ``def`` dependency
-and route on a worker thread, and checks a plain route's answer on another hop: six to eight
-hops a move, which cost more CPU than the move itself and stall the event loop under load
-(bench/load.py). So these routes take the game (``get_loaded_game``) and check its owner
-(``owned_game``) inside their one hop, in the order the dependencies would: an unknown game
-is a 404 whatever the body, then a malformed move 422, then another player's game 403.
+database work in one call on a worker thread (``in_one_hop``). FastAPI runs each plain
+``def`` dependency and route on a worker thread of its own, and checks a plain route's answer
+on another: five hops a read and eight a move, which cost more CPU than the move itself and
+stall the event loop under load (bench/load.py). So these routes take the game
+(``get_loaded_game``) and check its owner (``owned_game``) inside their one hop, in the order
+the dependencies would: an unknown game is a 404 whatever the body, then a malformed move
+422, then another player's game 403.
 """
 
 from __future__ import annotations
@@ -24,13 +25,20 @@ from anyio.lowlevel import RunVar
 from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    ValidationError,
+)
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.engine import (
     DEFAULT_PASSES,
-    MAX_DEAL_NUMBER,
     MIN_DEAL_NUMBER,
     Deal,
     Goal,
@@ -51,23 +59,35 @@ from app.web.deps import (
     get_loaded_game,
     owned_game,
 )
+from app.web.errors import Problem as ErrorProblem
 from app.web.view import api_state
 
 router = APIRouter(prefix="/api", tags=["games"])
 T = TypeVar("T")
 
 
+LARGEST_EXACT_INTEGER = 2**53 - 1
+DEAL_DIGITS = r"^[1-9][0-9]{0,19}$"
+"""A deal number as a string: 1 to 99999999999999999999 (MAX_DEAL_NUMBER), no leading zero."""
+
+
 class NewGame(BaseModel):
     """A new game: a deal number (random when left out), the goal and the number of passes.
 
-    Strict: a deal or a number of passes is a JSON integer, never ``true``, ``"12"`` or ``1.0``.
+    Strict: passes is a JSON integer, never ``true``, ``"3"`` or ``3.0``. A deal is a JSON
+    integer up to ``LARGEST_EXACT_INTEGER``, which every JSON reader holds exactly (a double
+    cannot tell 10**20 from 10**20 - 1), or for any deal a string of digits.
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    deal: int | None = Field(
-        default=None, ge=MIN_DEAL_NUMBER, le=MAX_DEAL_NUMBER,
-        description="PySolFC deal number; random when omitted.", examples=[42])
+    deal: (Annotated[int, Field(ge=MIN_DEAL_NUMBER, le=LARGEST_EXACT_INTEGER)]
+           | Annotated[str, StringConstraints(pattern=DEAL_DIGITS)] | None) = Field(
+        default=None,
+        description="PySolFC deal number, 1 to 99999999999999999999; random when omitted. A "
+                    f"JSON integer up to {LARGEST_EXACT_INTEGER}, or a string of digits "
+                    "(no leading zero) for any deal.",
+        examples=[42, "12345678901234567890"])
     goal: Literal["standard", "wholedeck"] = Field(default=Goal.STANDARD.value,
                                                    description="standard or wholedeck")
     # StrictInt, not Literal[1, 2, 3]: a Literal lets ``true`` and ``3.0`` through (== 1, == 3).
@@ -87,7 +107,9 @@ class MoveIn(BaseModel):
         {"op": "draw"}, {"op": "recycle"}]})
 
     op: Literal["remove", "draw", "recycle"]
-    cards: list[str] | None = Field(default=None, max_length=2)
+    # Not nullable: a move either names its cards or leaves the field out.
+    cards: list[str] = Field(default=None, min_length=1, max_length=2,  # type: ignore[assignment]
+                             description="The card or two for a remove, e.g. [\"5H\", \"8C\"]")
 
 
 class MoveOut(BaseModel):
@@ -132,8 +154,8 @@ class GameState(BaseModel):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
 
-class Problem(BaseModel):
-    detail: str
+Problem = ErrorProblem
+"""Every error's shape (``errors.Problem``)."""
 
 
 class HintOut(BaseModel):
@@ -202,8 +224,8 @@ API_THREADS = 4
 pool allows 40; but the work is mostly Python holding the GIL, SQLite takes one writer at a
 time, and a local PostgreSQL answers in well under a millisecond, so more threads only take
 turns at the GIL (and at the connection pool). Measured with bench/load.py, 50 players
-without pauses: 4 threads cost 10-25% less CPU per move than 16 or 40, on SQLite and on
-PostgreSQL, with more moves per second and a p99 of about half; 2 were no better than 4."""
+without pauses: 4 threads cost 10-28% less CPU per move than 16 or 40, on SQLite and on
+PostgreSQL, and cut the p99 latency by a third to two thirds; 2 were no better than 4."""
 
 _api_threads: RunVar[CapacityLimiter] = RunVar("pyramid_api_threads")
 
@@ -281,7 +303,7 @@ async def create(body: NewGame, request: Request, response: Response, session: S
 
         only_winnable = body.winnable_only and body.deal is None
         if body.deal is not None:
-            number = body.deal
+            number = int(body.deal)
         elif only_winnable:
             number = coach.winnable_deal(Goal(body.goal), body.passes)
         else:

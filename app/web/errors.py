@@ -4,6 +4,11 @@ No answer ever carries a traceback or echoes what was sent: FastAPI's own valida
 repeats each bad ``input``, which cannot even be written as JSON when it is ``NaN`` or
 ``1e400``, so the API's 422 is built here from each problem's place and message only.
 
+Every API error has one shape, ``Problem``: ``{"detail": "<a sentence>", "errors": [...]}``,
+where ``errors`` lists each invalid field (empty when the request was understood but refused,
+as an illegal move is). ``document`` writes that shape, and every status an operation can
+answer, into the OpenAPI schema, so the schema says exactly what the API does.
+
 A database that cannot answer (down, restarting, its SQLite file gone or read-only for a
 write) is an outage, not a bug in the request: 503, so clients and load balancers retry
 later, and nothing of the driver's message (hosts, paths, SQL) reaches the caller. No state
@@ -17,7 +22,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -96,6 +103,31 @@ def problems(exc: RequestValidationError) -> list[dict[str, Any]]:
             for err in exc.errors()]
 
 
+class FieldProblem(BaseModel):
+    loc: list[str | int] = Field(description="Where: e.g. [\"body\", \"cards\", 0]")
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """Every error the JSON API answers."""
+
+    detail: str = Field(description="What went wrong, in a sentence")
+    errors: list[FieldProblem] = Field(default_factory=list,
+                                       description="Each invalid field; empty otherwise")
+
+
+def problem(status_code: int, detail: str, errors: list[dict[str, Any]] | None = None,
+            headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": detail, "errors": errors or []}, status_code=status_code,
+                        headers=headers)
+
+
+BODY_NOT_JSON = "There was an error parsing the body"
+"""FastAPI's 400 for a body that is not JSON at all: answered here as a 422 like any other
+invalid body, so a client meets one kind of answer for "your request is malformed"."""
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on ``app``."""
 
@@ -108,8 +140,10 @@ def install(app: FastAPI) -> None:
         headers = dict(exc.headers) if exc.headers else None
         if is_api(request):
             detail = exc.detail if isinstance(exc.detail, str) else "Request refused."
-            return JSONResponse({"detail": detail}, status_code=exc.status_code,
-                                headers=headers)
+            if exc.status_code == 400 and detail == BODY_NOT_JSON:
+                return problem(422, "The body is not valid JSON.",
+                               [{"loc": ["body"], "msg": "Invalid JSON", "type": "json_invalid"}])
+            return problem(exc.status_code, detail, headers=headers)
         message = MESSAGES.get(exc.status_code) or (
             exc.detail if isinstance(exc.detail, str) else "Something went wrong.")
         return error_page(request, exc.status_code, TITLES.get(exc.status_code, "Error"),
@@ -118,10 +152,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         found = problems(exc)
-        if is_api(request):
-            return JSONResponse({"detail": found}, status_code=422)
         summary = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'][1:])}: {err['msg']}" for err in found)
+        if is_api(request):
+            return problem(422, f"The request is not valid: {summary}.", found)
         message = f"The request was not understood ({summary})."
         return error_page(request, 400, TITLES[400], message)
 
@@ -129,9 +163,8 @@ def install(app: FastAPI) -> None:
         log.error("Database unavailable on %s %s: %s", request.method, request.url.path,
                   exc, exc_info=exc)
         if is_api(request):
-            return JSONResponse({"detail": "The database is unavailable, so the request was "
-                                           "not completed. Please try again shortly."},
-                                status_code=503)
+            return problem(503, "The database is unavailable, so the request was not "
+                                "completed. Please try again shortly.")
         return error_page(request, 503, TITLES[503], MESSAGES[503])
 
     for kind in DATABASE_ERRORS:
@@ -142,6 +175,55 @@ def install(app: FastAPI) -> None:
         """Anything unforeseen: logged in full here, a short apology to the caller."""
         log.error("Unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
         if is_api(request):
-            return JSONResponse({"detail": "Internal server error: the request was not "
-                                           "completed. Please try again."}, status_code=500)
+            return problem(500, "Internal server error: the request was not completed. "
+                                "Please try again.")
         return error_page(request, 500, TITLES[500], MESSAGES[500])
+
+
+# --- the OpenAPI schema ------------------------------------------------------------------------
+EVERY_OPERATION = {
+    422: "The request is not valid (see ``errors``), or the engine refused it",
+    503: "The database is unavailable: try again shortly",
+}
+WITH_A_BODY = {
+    413: "The body is larger than the server takes",
+    415: "The body is not application/json",
+}
+
+
+def document(app: FastAPI) -> None:
+    """Build the schema with one ``Problem`` shape for every error, and the statuses that every
+    operation can answer (an invalid request, a database outage; a body too large or not
+    JSON) beside those each route declares."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                             routes=app.routes)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components["Problem"] = Problem.model_json_schema(
+            ref_template="#/components/schemas/{model}")
+        field = components["Problem"].pop("$defs", {}).get("FieldProblem")
+        if field:
+            components["FieldProblem"] = field
+        ref = {"content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/Problem"}}}}
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                extra = dict(EVERY_OPERATION)
+                if "requestBody" in operation:
+                    extra.update(WITH_A_BODY)
+                for code, text in extra.items():
+                    responses.setdefault(str(code), {"description": text})
+                for code, answer in responses.items():
+                    if code.startswith(("4", "5")) and code != "412":
+                        answer.update(ref)
+                        answer.setdefault("description", "Error")
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.pop(unused, None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

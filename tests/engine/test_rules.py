@@ -19,7 +19,17 @@ from engine_helpers import (
     state,
 )
 
-from app.engine import Card, Deal, Game, GameSetupError, Goal, IllegalMove, Move, Termination
+from app.engine import (
+    FULL_DECK,
+    Card,
+    Deal,
+    Game,
+    GameSetupError,
+    Goal,
+    IllegalMove,
+    Move,
+    Termination,
+)
 from app.engine.deal import COVERED_BY, position, row_col
 
 GOALS = [Goal.STANDARD, Goal.WHOLE_DECK]
@@ -455,3 +465,42 @@ def test_draw_with_stock_and_waste_both_empty_says_so():
     assert game.stock == [] and game.waste == [] and game.passes_left == 2
     with pytest.raises(IllegalMove, match=r"^The stock and the waste are both empty"):
         game.play(Move.draw())
+
+
+def test_copy_is_independent_and_keeps_the_moves_to_undo():
+    game = play(Game(DEAL_A, "wholedeck"), "draw, KC, draw")
+    copy = game.copy()
+    assert copy == game and state(copy) == state(game)
+    play(copy, "draw")
+    assert len(copy.moves) == 4 and len(game.moves) == 3  # the original did not move
+    assert copy.undo() == Move.draw() and state(copy) == state(game)
+    while copy.moves:
+        copy.undo()
+    assert state(copy) == state(Game(DEAL_A, "wholedeck")) and len(game.moves) == 3
+
+
+def test_a_numbered_deal_is_the_same_every_time_it_is_dealt():
+    first = Deal.from_number(617)
+    for number in range(1, 1500):  # more deals than are kept dealt
+        Deal.from_number(number)
+    again = Deal.from_number(617)
+    assert again == first and again.number == 617
+    assert again.to_text() == first.to_text()
+
+
+def test_a_refusal_reads_the_same_whatever_is_asked():
+    """``play`` finds the cards of a removal by a quick look-up; every refusal still comes from
+    ``why_illegal`` with its wording, for cards covered, removed, deep in a pile or free."""
+    game = play(Game(DEAL_A), "draw, draw, KC")
+    free = game.free_cards()
+    candidates = [Move.remove(a, b) for a in FULL_DECK for b in FULL_DECK if a.index < b.index]
+    candidates += [Move.remove(card) for card in FULL_DECK] + [Move.draw(), Move.recycle()]
+    for move in candidates:
+        reason = game.why_illegal(move)
+        if reason is None:
+            assert all(card in free for card in move.cards)
+            continue
+        before = state(game)
+        with pytest.raises(IllegalMove) as refused:
+            game.play(move)
+        assert str(refused.value) == reason and state(game) == before

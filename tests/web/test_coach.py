@@ -186,9 +186,10 @@ def test_a_search_that_hits_the_node_limit_is_null_and_settled_later(client, app
 def test_a_bad_deal_number_is_422_in_the_apis_shape(client, app, bad):
     response = client.get(f"/api/deals/{bad}/verdict")
     assert response.status_code == 422, bad
-    detail = response.json()["detail"]
+    detail = response.json()["errors"]
     assert detail and all(set(problem) == {"loc", "msg", "type"} for problem in detail)
     assert detail[0]["loc"] == ["path", "n"]
+    assert response.json()["detail"].startswith("The request is not valid")
     assert verdict_rows(app) == 0
 
 
