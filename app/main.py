@@ -15,6 +15,7 @@ service rather than to the game's pages.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -120,6 +121,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        # Everything loaded so far (modules, templates, tables) lives as long as the process:
+        # moved out of the collector's sight, a full collection no longer walks it and pauses
+        # a worker for ~85 ms (bench/load.py: move p99 at 100 players 90 -> 45 ms).
+        gc.collect()
+        gc.freeze()
         yield
         health_check.close()
         database.dispose()
