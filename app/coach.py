@@ -317,6 +317,17 @@ class Published:
         return wilson_interval(self.wins, self.deals)
 
 
+UNSETTLED = ("Sampling cannot explain it: both intervals are narrow. The rules as published "
+             "match ours, so the cause is a detail neither page states, for instance whether "
+             "the card just turned from the stock may pair with the top of the waste (the card "
+             "directly under it once turned): here it may, and forbidding it can only lose "
+             "deals; or a difference between the two solvers. We have not settled which.")
+"""What the page says when the same rules give figures that differ."""
+
+WIN_RATES = {"source": "solitairewinrates.com", "url": "https://solitairewinrates.com/Pyramid.html",
+             "year": "2022"}
+"""solitairewinrates.com's Pyramid page (last modified April 17, 2022)."""
+
 PUBLISHED: tuple[Published, ...] = (
     Published(
         key="morehead-mott-smith",
@@ -333,9 +344,7 @@ PUBLISHED: tuple[Published, ...] = (
              "person's rate can only be lower."),
     Published(
         key="solitairewinrates-pyramid-once",
-        source="solitairewinrates.com",
-        url="https://solitairewinrates.com/Pyramid.html",
-        year="2022",
+        **WIN_RATES,
         rules="Pyramid only, stock once, no overlap discards; 100 million random deals",
         goal=Goal.STANDARD, passes=1, rate=9_019_243 / 100_000_000,
         wins=9_019_243, deals=100_000_000,
@@ -345,17 +354,10 @@ PUBLISHED: tuple[Published, ...] = (
              "pass: a pyramid card pairs only once both cards covering it are gone. They "
              "solved random shuffles; we solve PySolFC's numbered deals, a sample of the same "
              "shuffles.",
-        differs_note="Sampling cannot explain it: both intervals are narrow. The rules as "
-                     "published match ours, so the cause is a detail neither page states, "
-                     "for instance whether the card just turned from the stock may pair with "
-                     "the top of the waste (the card directly under it once turned): here it "
-                     "may, and forbidding it can only lose deals; or a difference between the "
-                     "two solvers. We have not settled which."),
+        differs_note=UNSETTLED),
     Published(
         key="solitairewinrates-all-once",
-        source="solitairewinrates.com",
-        url="https://solitairewinrates.com/Pyramid.html",
-        year="2022",
+        **WIN_RATES,
         rules="All cards, stock once, no overlap discards; 100 million random deals",
         goal=Goal.WHOLE_DECK, passes=1, rate=6_795_618 / 100_000_000,
         wins=6_795_618, deals=100_000_000,
@@ -364,17 +366,10 @@ PUBLISHED: tuple[Published, ...] = (
         note="“All cards, once, no overlap discards” is our whole-deck goal with one pass, "
              "under the same reading of the rules as the row before. Random shuffles there, "
              "PySolFC's numbered deals here.",
-        differs_note="Sampling cannot explain it: both intervals are narrow. The rules as "
-                     "published match ours, so the cause is a detail neither page states, "
-                     "for instance whether the card just turned from the stock may pair with "
-                     "the top of the waste (the card directly under it once turned): here it "
-                     "may, and forbidding it can only lose deals; or a difference between the "
-                     "two solvers. We have not settled which."),
+        differs_note=UNSETTLED),
     Published(
         key="solitairewinrates-pyramid-unlimited",
-        source="solitairewinrates.com",
-        url="https://solitairewinrates.com/Pyramid.html",
-        year="2022",
+        **WIN_RATES,
         rules="Pyramid only, unlimited passes, no overlap discards; 100 million random deals",
         goal=Goal.STANDARD, passes=3, rate=66_865_010 / 100_000_000,
         wins=66_865_010, deals=100_000_000,

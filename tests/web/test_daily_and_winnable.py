@@ -1,0 +1,78 @@
+"""Winnable deals only and the deal of the day, through the pages and the API."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fastapi.testclient import TestClient
+
+from app import coach
+from app.engine import Deal, Game
+from app.engine.solver import solve
+from app.main import create_app
+from app.web import pages
+
+from .conftest import browser_like, make_settings
+
+
+def test_every_winnable_only_deal_is_proven_winnable(client):
+    for goal, passes in (("standard", 1), ("wholedeck", 1), ("wholedeck", 2)):
+        for _ in range(4):
+            state = client.post("/api/games", json={"goal": goal, "passes": passes,
+                                                    "winnable_only": True}).json()
+            assert state["winnable_only"] is True
+            assert coach.is_proven_winnable(state["deal"], goal, passes)
+            game = Game(Deal.from_number(state["deal"]), goal, passes)
+            assert solve(game).winnable is True
+
+
+def test_the_home_form_remembers_winnable_only_and_the_board_says_so(client):
+    started = client.post("/games", data={"goal": "wholedeck", "passes": "1",
+                                          "winnable_only": "1"}, follow_redirects=False)
+    assert started.status_code == 303
+    board = client.get(started.headers["location"]).text
+    assert "data-winnable-deal" in board
+    assert 'data-winnable-only checked' in client.get("/").text
+    # A deal number given by hand is that deal, whatever the check box says.
+    client.post("/games", data={"deal": "617", "winnable_only": "1", "confirm": "1"})
+    assert 'data-winnable-only checked' in client.get("/").text
+
+
+def test_the_deal_of_the_day_is_the_same_on_two_servers(tmp_path, sqlite_url):
+    from app.prestart import migrate
+
+    other_url = f"sqlite:///{tmp_path / 'other.db'}"
+    migrate(other_url)
+    deals = []
+    for url in (sqlite_url, other_url):
+        with TestClient(create_app(make_settings(url))) as server:
+            browser_like(server)
+            opened = server.get("/daily?goal=wholedeck&passes=2", follow_redirects=False)
+            assert opened.status_code == 303
+            game_id = opened.headers["location"].rsplit("/", 1)[1]
+            state = server.get(f"/api/games/{game_id}").json()
+            assert state["daily"] == datetime.now(UTC).date().isoformat()
+            deals.append(state["deal"])
+    today = datetime.now(UTC).date()
+    assert deals[0] == deals[1] == coach.daily_deal(today, "wholedeck", 2)
+
+
+def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monkeypatch):
+    game_id = client.post("/api/games", json={"deal": 42}).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})
+    asked = client.get("/daily", follow_redirects=False)
+    assert asked.status_code == 200 and "data-confirm-abandon" in asked.text
+    assert client.get(f"/api/games/{game_id}").json()["status"] == "playing"
+    started = client.post("/daily", data={"goal": "standard", "passes": "3"},
+                          follow_redirects=False)
+    daily_id = started.headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"
+    state = client.get(f"/api/games/{daily_id}").json()
+    assert state["daily"] and state["deal"] == coach.daily_deal(
+        datetime.now(UTC).date(), "standard", 3)
+    # Tomorrow's deal of the day is another deal.
+    tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
+    monkeypatch.setattr(pages, "today", lambda: tomorrow)
+    later = client.get("/daily", follow_redirects=False)
+    assert later.status_code == 303
+    assert later.headers["location"] != started.headers["location"]
