@@ -86,7 +86,7 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         page.wait_for_selector('#replay-stage[data-step="1"]')
         page.keyboard.press("ArrowRight")
         page.wait_for_selector('#replay-stage[data-step="2"]')
-        assert "step=2" in page.url  # each step has its own address
+        page.wait_for_url(lambda url: "step=2" in url)  # each step has its own address
         assert page.locator(".move-list a.current").get_attribute("data-step-link") == "2"
         page.keyboard.press("ArrowLeft")
         page.wait_for_selector('#replay-stage[data-step="1"]')
