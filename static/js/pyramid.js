@@ -337,7 +337,11 @@
       link = document.querySelector("#replay-stage [data-replay-play]");
     }
     if (kind || link) event.preventDefault();
-    if (link) link.click();
+    if (!link) return;
+    // htmx wires up a swapped-in link as the swap settles; a key pressed before that would
+    // follow the bare link (a page load that adds a history entry): wire it up first.
+    if (window.htmx) window.htmx.process(link);
+    link.click();
   }
 
   /* --- Back and Forward show the server's position, never a page kept by the browser ---- */

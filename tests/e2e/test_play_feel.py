@@ -265,10 +265,12 @@ def test_replay_steps_replace_the_history_entry(page):
     page.wait_for_selector("#board[data-game]")
     page.goto(f"/games/{gid}/replay")
     page.wait_for_selector("#replay-stage")
-    for step in (1, 2, 3):
+    entries = page.evaluate("history.length")
+    for step in (1, 2, 3):  # as fast as the stage is redrawn: each key right after a swap
         page.keyboard.press("ArrowRight")
         page.wait_for_selector(f'#replay-stage[data-step="{step}"]')
     page.wait_for_url(lambda url: url.endswith("step=3"))  # htmx replaces it after the swap
+    assert page.evaluate("history.length") == entries  # replaced, never added
     page.go_back()
     page.wait_for_url(lambda url: "/replay" not in url)
     assert "/replay" not in page.url
