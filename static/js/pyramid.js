@@ -156,35 +156,53 @@
   }
 
   /* Clicks on the board's controls become inputs (the forms stay plain forms without JS). */
+  /* What a board control asks for, as an input for the queue. */
+  function inputFor(control) {
+    if (control.name === "card") return { kind: "card", card: control.value };
+    if (control.name === "action") return { kind: control.value };
+    var action = control.getAttribute("data-action");
+    return action === "undo" || action === "hint" ? { kind: action } : null;
+  }
+
+  /* A press on a board control is an input at once, on pointerdown: a click whose button goes
+     down on one board and up on the next (the answer to an earlier input redrew it in between)
+     fires no click at all, and would be lost. The click that follows a press is then ignored;
+     a click from the keyboard (Enter, Space) has no press and goes through the form's submit. */
+  document.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0 || !window.htmx) return;
+    var control = event.target.closest &&
+      event.target.closest("#board[data-game] form[data-board-form] button:not([disabled])");
+    if (!control) return;
+    var input = inputFor(control);
+    if (!input) return;
+    if (input.kind === "card") {
+      control.classList.add("pressed");
+      drag = { card: control, x: event.clientX, y: event.clientY, ghost: null, id: event.pointerId };
+    }
+    enqueue(input);
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.detail > 0 && event.target.closest &&
+        event.target.closest("#board[data-game] form[data-board-form]") && window.htmx) {
+      event.preventDefault();  // a pointer's click: its press was the input
+    }
+  }, true);
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("#board form[data-board-form]") || !window.htmx) return;
     event.preventDefault();
-    if (suppressClick) { suppressClick = false; return; }
-    var submitter = event.submitter;
-    if (submitter && submitter.name === "card") {
-      submitter.classList.add("pressed");
-      enqueue({ kind: "card", card: submitter.value });
-    } else if (submitter && submitter.name === "action") {
-      enqueue({ kind: submitter.value });
-    } else if (form.querySelector("[data-action=undo]")) {
-      enqueue({ kind: "undo" });
-    } else if (form.querySelector("[data-action=hint]")) {
-      enqueue({ kind: "hint" });
-    }
+    var submitter = event.submitter || form.querySelector("button");
+    var input = submitter && inputFor(submitter);
+    if (input) enqueue(input);
   });
 
   /* --- drag a card onto its partner (mouse and touch) ---------------------------------- */
+  /* The press on the first card has already selected it (an input); dropping it on another
+     card adds that card with the first as the selection, which removes the pair. */
   var drag = null;
-  var suppressClick = false;
   var DRAG_THRESHOLD = 6;
-
-  document.addEventListener("pointerdown", function (event) {
-    if (event.button !== 0) return;
-    var card = event.target.closest && event.target.closest("#board button[data-card]:not([disabled])");
-    if (!card || !board().hasAttribute("data-game")) return;
-    drag = { card: card, x: event.clientX, y: event.clientY, ghost: null, id: event.pointerId };
-  });
 
   document.addEventListener("pointermove", function (event) {
     if (!drag || event.pointerId !== drag.id) return;
@@ -214,8 +232,6 @@
     if (!current.ghost) return;  // a plain click: the click event does the rest
     current.ghost.remove();
     current.card.classList.remove("dragging");
-    suppressClick = true;
-    window.setTimeout(function () { suppressClick = false; }, 0);
     if (!drop) return;
     var under = document.elementFromPoint(event.clientX, event.clientY);
     var target = under && under.closest && under.closest("#board button[data-card]:not([disabled])");
@@ -226,13 +242,6 @@
   }
   document.addEventListener("pointerup", function (event) { endDrag(event, true); });
   document.addEventListener("pointercancel", function (event) { endDrag(event, false); });
-  document.addEventListener("click", function (event) {
-    if (suppressClick && event.target.closest && event.target.closest("#board")) {
-      event.preventDefault();
-      event.stopPropagation();
-      suppressClick = false;
-    }
-  }, true);
 
   /* --- keyboard play --------------------------------------------------------------------- */
   function nearest(from, direction) {
