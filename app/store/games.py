@@ -70,10 +70,6 @@ def finished_status(game: Game) -> GameStatus:
     return GameStatus.PLAYING if outcome is None else GameStatus(outcome.result)
 
 
-def status_of(record: GameRecord) -> GameStatus:
-    return GameStatus(record.status)
-
-
 def _end(record: GameRecord, status: GameStatus, now: datetime) -> None:
     """Write the result, once: the status, when it ended and how long it took."""
     record.status = status.value
@@ -242,7 +238,7 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undo: boo
     Raises GameEnded when the stored game has already ended (its result is final), and
     GameConflict when someone else saved this game since ``record`` was read.
     """
-    if status_of(record).ended:
+    if record.game_status.ended:
         raise GameEnded(f"This game has ended ({record.status}): its result is final.")
     now = now or utcnow()
     status = finished_status(game)
