@@ -1,7 +1,8 @@
 """The database connection: one SQLAlchemy engine and a session factory per process.
 
-An unavailable database must show as unavailable (503), never as a silent success. PostgreSQL
-connections are pinged before use (a restarted server is noticed and reconnected). A SQLite
+An unavailable database must show as unavailable (503), never as a silent success. A pooled
+PostgreSQL connection that has been idle for a while is pinged before use, so a server restarted
+overnight is noticed and reconnected without failing a request (see ``ping_if_idle``). A SQLite
 file can disappear under a running server (deleted, moved, replaced by a restore): its open
 connections would go on writing into the unlinked file, answering 200 for moves that vanish
 at the next restart. So a ``Database`` remembers which file it opened (device and inode) and
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,12 +21,16 @@ from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InvalidatePoolError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 POSTGRES_CONNECT_TIMEOUT = 10
 """Seconds: an unreachable server fails a request (503) instead of holding a worker thread
 for the operating system's TCP timeout of minutes."""
+
+
+PING_AFTER_IDLE = 1.0
+"""Seconds a pooled PostgreSQL connection may rest before it is pinged on its next checkout."""
 
 
 class DatabaseUnavailable(SQLAlchemyError):
@@ -93,12 +99,40 @@ def make_engine(url: str) -> Engine:
         connect_args = {}
         if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
             connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT
-        return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+        engine = create_engine(url, connect_args=connect_args)
+        event.listen(engine, "checkin", stamp_idle)
+        event.listen(engine, "checkout", lambda dbapi_connection, record, _proxy:
+                     ping_if_idle(engine, dbapi_connection, record))
+        return engine
     ensure_sqlite_directory(url)
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
     event.listen(engine, "connect", lambda dbapi_connection, _record:
                  sqlite_pragmas(dbapi_connection))
     return engine
+
+
+def stamp_idle(_dbapi_connection, record) -> None:
+    record.info["idle_since"] = time.monotonic()
+
+
+def ping_if_idle(engine: Engine, dbapi_connection, record) -> None:
+    """Ping a connection that has rested for ``PING_AFTER_IDLE`` seconds; if the ping fails,
+    every pooled connection is dropped and the pool checks out a new one.
+
+    This is SQLAlchemy's ``pool_pre_ping``, but only after a rest. Pinging every checkout
+    costs a round trip per request, and about 6% of a move's server CPU (measured:
+    bench/profile_moves.py). A connection in steady use has just answered, so its ping tells
+    little. If the server restarts mid-burst, a request on a connection that was in use a
+    moment ago fails (503, by the app's database error handler). SQLAlchemy then drops the
+    whole pool, so the next requests reconnect.
+    """
+    idle_since = record.info.get("idle_since")
+    if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE:
+        return  # a fresh connection, or one in steady use
+    try:
+        engine.dialect.do_ping(dbapi_connection)
+    except engine.dialect.loaded_dbapi.Error as exc:
+        raise InvalidatePoolError(f"the database connection failed its ping: {exc}") from exc
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:

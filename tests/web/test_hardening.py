@@ -544,3 +544,15 @@ def test_without_a_browser_install_is_tried_once_then_a_clear_skip(tmp_path, mon
     monkeypatch.setenv("CHROMIUM", str(tmp_path / "missing"))
     path, reason = e2e.chromium_or_reason(fresh=True)
     assert path is None and "CHROMIUM" in reason
+
+
+def test_the_collector_is_tuned_while_the_app_runs_and_restored_after(app):
+    import gc
+
+    from app.main import GC_YOUNG_THRESHOLD
+
+    before = gc.get_threshold()
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+        assert gc.get_threshold()[0] == GC_YOUNG_THRESHOLD
+    assert gc.get_threshold() == before
