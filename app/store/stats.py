@@ -25,6 +25,7 @@ from app.engine import PASS_CHOICES, Goal
 from app.status import GameStatus
 
 from .models import ENDED, GameRecord, Player, utcnow
+from .players import player_row
 
 G = GameRecord
 HISTORY_PAGE_SIZE = 20
@@ -327,10 +328,7 @@ def set_display_name(session: Session, player_id: str, name: str | None,
                      now: datetime | None = None) -> None:
     """Set (or, with None, clear) the name; the caller has already checked it."""
     now = now or utcnow()
-    player = session.get(Player, player_id)
-    if player is None:
-        player = Player(id=player_id, created_at=now)
-        session.add(player)
+    player = player_row(session, player_id, now)
     player.display_name = name
     player.updated_at = now
     session.flush()

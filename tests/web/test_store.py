@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from app.engine import Deal, Game, Move
@@ -13,11 +13,15 @@ from app.store import (
     GameConflict,
     GameEnded,
     create_game,
+    display_name,
     get_game,
     latest_unfinished,
     load_game,
     mark_abandoned,
+    remember_winnable_only,
     save_position,
+    set_display_name,
+    wants_winnable_only,
 )
 from app.store.games import elapsed_seconds
 
@@ -170,3 +174,32 @@ def test_migrations_go_down_and_up_again(database_url):
         assert "games" in inspect(database.engine).get_table_names()
     finally:
         database.dispose()
+
+
+@pytest.mark.parametrize("choose", [
+    lambda session, player: remember_winnable_only(session, player, True),
+    lambda session, player: set_display_name(session, player, "Ada"),
+], ids=["winnable-only", "display-name"])
+def test_a_players_first_choices_made_at_once_both_stick(db, choose):
+    """Two tabs of a new player: the other tab's row appears between this request's look for
+    a row and its insert. Neither request fails, and the row holds this request's choice."""
+    raced: list[str] = []
+
+    def other_tab_first(_conn, _cursor, statement, *_args) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO PLAYERS") and not raced:
+            raced.append(statement)
+            with db.engine.connect() as other:  # a connection of its own: the other tab
+                other.execute(text("INSERT INTO players (id, winnable_only, created_at, "
+                                   "updated_at) VALUES ('p1', false, :now, :now)"),
+                              {"now": datetime.now(UTC)})
+                other.commit()
+
+    event.listen(db.engine, "before_cursor_execute", other_tab_first)
+    try:
+        with db.session() as session:
+            choose(session, "p1")
+    finally:
+        event.remove(db.engine, "before_cursor_execute", other_tab_first)
+    assert raced
+    with db.session() as session:
+        assert wants_winnable_only(session, "p1") or display_name(session, "p1") == "Ada"
