@@ -219,13 +219,14 @@ def move_body(raw: bytes) -> MoveIn:
              for err in exc.errors(include_url=False, include_input=False)]) from None
 
 
-API_THREADS = 4
+API_THREADS = 2
 """Worker threads that may run these routes' database work at once, per process. FastAPI's
 pool allows 40; but the work is mostly Python holding the GIL, SQLite takes one writer at a
 time, and a local PostgreSQL answers in well under a millisecond, so more threads only take
-turns at the GIL (and at the connection pool). Measured with bench/load.py, 50 players
-without pauses: 4 threads cost 10-28% less CPU per move than 16 or 40, on SQLite and on
-PostgreSQL, and cut the p99 latency by a third to two thirds; 2 were no better than 4."""
+turns at the GIL (and at the connection pool). Measured with bench/load.py: 4 threads cost
+10-28% less CPU per move than 16 or 40 (50 players without pauses, SQLite and PostgreSQL);
+with PostgreSQL, two processes and 100 players, 2 threads gave a lower move p99 than 4 in
+four of five paired runs (medians 34.6 against 49.0 ms)."""
 
 _api_threads: RunVar[CapacityLimiter] = RunVar("pyramid_api_threads")
 
