@@ -226,7 +226,8 @@ time, and a local PostgreSQL answers in well under a millisecond, so more thread
 turns at the GIL (and at the connection pool). Measured with bench/load.py: 4 threads cost
 10-28% less CPU per move than 16 or 40 (50 players without pauses, SQLite and PostgreSQL);
 with PostgreSQL, two processes and 100 players, 2 threads gave a lower move p99 than 4 in
-four of five paired runs (medians 34.6 against 49.0 ms)."""
+four of five paired runs (medians 34.6 against 49.0 ms; both arms measured before the bench
+client's own collector pauses were taken out of its figures)."""
 
 _api_threads: RunVar[CapacityLimiter] = RunVar("pyramid_api_threads")
 
