@@ -26,9 +26,11 @@ from app.engine import (
     Game,
     GameSetupError,
     Goal,
+    Variant,
+    parse_goal,
+    parse_passes,
 )
 from app.engine.deal import PYRAMID_ROWS
-from app.engine.game import parse_goal, parse_passes
 
 PROG = "pyramid"
 LINE_WIDTH = 78
@@ -147,10 +149,6 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 # --- pyramid solve --------------------------------------------------------------------------
-def _variant(goal: Goal, passes: int) -> str:
-    return f"{goal.label.lower()} goal, {passes} pass{'es' if passes > 1 else ''}"
-
-
 def _numbered(moves: Sequence[object]) -> list[str]:
     """``1. draw   2. 5H+8C ...`` wrapped to the terminal width, never inside a move."""
     lines: list[str] = []
@@ -190,14 +188,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     searched = f"{solution.nodes:,} {noun} searched in {solution.seconds:.3f} s"
     if solution.verdict is Verdict.WINNABLE:
         moves = solution.moves or ()
-        print(f"{title}, {_variant(game.goal, game.passes)}: winnable ({searched}).")
+        print(f"{title}, {game.variant.label}: winnable ({searched}).")
         print(f"A winning line of {len(moves)} moves:")
         print("\n".join(_numbered(moves)))
     elif solution.verdict is Verdict.NOT_WINNABLE:
-        print(f"{title}, {_variant(game.goal, game.passes)}: not winnable, "
+        print(f"{title}, {game.variant.label}: not winnable, "
               f"whatever is played ({searched}).")
     else:
-        print(f"{title}, {_variant(game.goal, game.passes)}: unknown, the search stopped at "
+        print(f"{title}, {game.variant.label}: unknown, the search stopped at "
               f"the node limit ({searched}).")
     return 0
 
@@ -220,7 +218,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise UsageError("--node-limit is for the solver: the greedy player searches nothing")
     disable = None if args.progress is None else not args.progress  # None: only on a terminal
     with tqdm(total=args.deals, unit="deal", file=sys.stderr, disable=disable,
-              desc=_variant(args.goal, args.passes)) as bar:
+              desc=Variant(args.goal, args.passes).label) as bar:
         odds = solve_range(args.goal, args.passes, args.start, args.deals,
                            workers=args.workers, node_limit=args.node_limit,
                            progress=bar.update, player=args.player)
@@ -237,7 +235,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     low, high = odds.interval
     rate = "no deal decided" if odds.win_rate is None else _percent(odds.win_rate)
     player = ", greedy player" if odds.player == "greedy" else ""
-    print(f"{odds.goal.label} goal, {_variant(odds.goal, odds.passes).split(', ')[1]}, "
+    print(f"{Variant(odds.goal, odds.passes).title}, "
           f"deals {args.start:,} to {last:,}{player}")
     print(f"Wins: {odds.wins:,} of {odds.decided:,} deals")
     print(f"Win rate: {rate} (95% Wilson interval {_percent(low)} to {_percent(high)})")

@@ -27,8 +27,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from pathlib import Path
 
-from app.engine import PASS_CHOICES, Goal
-from app.engine.game import parse_goal, parse_passes
+from app.engine import VARIANTS, Goal, Variant, parse_goal, parse_passes
 from app.odds import wilson_interval
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -36,13 +35,11 @@ ODDS_FILE = DATA_DIR / "odds.json"
 VERDICTS_DIR = DATA_DIR / "verdicts"
 DAILY_PREFIX = "pyramid-daily"
 
-VARIANT_ORDER = tuple((goal, passes) for goal in Goal for passes in PASS_CHOICES)
-"""The six rule sets in the order pages and the API list them."""
+VARIANT_ORDER = tuple((variant.goal, variant.passes) for variant in VARIANTS)
 
 
 def variant_key(goal: Goal | str, passes: int) -> str:
-    """``standard-3``: the name of a rule set in file names and page anchors."""
-    return f"{parse_goal(goal).value}-{parse_passes(passes)}"
+    return Variant(goal, passes).key  # type: ignore[arg-type]
 
 
 def verdicts_path(goal: Goal | str, passes: int, directory: Path = VERDICTS_DIR) -> Path:

@@ -25,9 +25,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .deal import Deal
-from .game import Game, Goal
+from .game import Game
 from .moves import Move
 from .solver import HINT_NODE_LIMIT, Solution, solve
+from .variant import Goal
 
 ANALYSIS_NODE_LIMIT = HINT_NODE_LIMIT
 """Per solve: about a second of search at most, as for a hint."""

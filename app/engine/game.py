@@ -7,17 +7,14 @@ solver's tests all ask this module what is legal and when a game is over.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from enum import Enum, StrEnum
 from itertools import combinations
 from typing import NamedTuple
 
 from .cards import KING, PAIR_SUM, Card
 from .deal import COVERED_BY, PYRAMID_SIZE, Deal
 from .moves import Move, Op
-
-PASS_CHOICES = (1, 2, 3)
-DEFAULT_PASSES = 3
+from .outcome import GameStatus, Outcome, Termination, game_over
+from .variant import DEFAULT_PASSES, Goal, Variant, parse_goal, parse_passes
 
 _UPPER = tuple((index, *covers) for index, covers in enumerate(COVERED_BY) if covers)
 """(position, the two positions covering it) for the six upper rows: what ``free_pyramid``
@@ -25,70 +22,8 @@ checks without a generator per card, since it runs several times per move."""
 _BOTTOM = tuple(index for index, covers in enumerate(COVERED_BY) if not covers)
 
 
-class Goal(StrEnum):
-    """What it takes to win: the 28 pyramid cards, or all 52 cards."""
-
-    STANDARD = "standard"
-    WHOLE_DECK = "wholedeck"
-
-    @property
-    def label(self) -> str:
-        return "Standard" if self is Goal.STANDARD else "Whole deck"
-
-    @property
-    def cards_to_clear(self) -> int:
-        return PYRAMID_SIZE if self is Goal.STANDARD else 52
-
-
-class Termination(Enum):
-    """Why a game ended; the first two are wins."""
-
-    PYRAMID_CLEARED = "pyramid_cleared"
-    DECK_CLEARED = "deck_cleared"
-    NO_MOVES = "no_moves"
-    PYRAMID_STUCK = "pyramid_stuck"
-    DECK_STUCK = "deck_stuck"
-
-
-REASONS = {
-    Termination.PYRAMID_CLEARED: "The pyramid is cleared.",
-    Termination.DECK_CLEARED: "All 52 cards are cleared.",
-    Termination.NO_MOVES: "No move is left.",
-    Termination.PYRAMID_STUCK: (
-        "No free pyramid card can ever be removed: none is a King, no two make 13, "
-        "and no card in the stock or waste makes 13 with one."
-    ),
-    Termination.DECK_STUCK: (
-        "The pyramid is cleared, but no card left in the stock and waste is a King "
-        "and no two of them make 13."
-    ),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    termination: Termination
-
-    @property
-    def won(self) -> bool:
-        return self.termination in (Termination.PYRAMID_CLEARED, Termination.DECK_CLEARED)
-
-    @property
-    def result(self) -> str:
-        """``won`` or ``lost``."""
-        return "won" if self.won else "lost"
-
-    @property
-    def reason(self) -> str:
-        return REASONS[self.termination]
-
-
 class IllegalMove(ValueError):
     """A move the rules do not allow now; the message is written for the player."""
-
-
-class GameSetupError(ValueError):
-    """A goal or pass count that is not one of the game's choices."""
 
 
 class Location(NamedTuple):
@@ -105,25 +40,6 @@ class _Snapshot(NamedTuple):
     waste: tuple[Card, ...]
     pass_number: int
     outcome: Outcome | None
-
-
-def parse_goal(goal: Goal | str) -> Goal:
-    try:
-        return Goal(goal)
-    except ValueError:
-        raise GameSetupError(
-            f"goal must be 'standard' or 'wholedeck', not {goal!r}"
-        ) from None
-
-
-def parse_passes(passes: int | str) -> int:
-    try:
-        value = int(passes)
-    except (TypeError, ValueError):
-        value = 0
-    if isinstance(passes, bool) or value not in PASS_CHOICES or str(passes).strip() != str(value):
-        raise GameSetupError(f"passes must be 1, 2 or 3, not {passes!r}")
-    return value
 
 
 class Game:
@@ -176,6 +92,10 @@ class Game:
         return game
 
     # --- what is where ------------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        return Variant(self.goal, self.passes)
+
     @property
     def stock_top(self) -> Card | None:
         return self.stock[0] if self.stock else None
@@ -346,7 +266,7 @@ class Game:
     def play(self, move: Move) -> None:
         """Play ``move`` or raise ``IllegalMove`` and leave the game as it was."""
         if self._outcome is not None:
-            raise IllegalMove(f"The game is over: {self._outcome.reason}")
+            raise IllegalMove(game_over(self._outcome.status, self._outcome))
         op = move.op
         places = self._free_places(move.cards) if op is Op.REMOVE else None
         # A King alone makes 13 too: one sum checks both kinds of removal.
@@ -400,6 +320,11 @@ class Game:
     def is_over(self) -> bool:
         return self._outcome is not None
 
+    @property
+    def status(self) -> GameStatus:
+        """Playing, won or lost (abandoned is the store's: the engine never abandons)."""
+        return GameStatus.PLAYING if self._outcome is None else self._outcome.status
+
     def _compute_outcome(self) -> Outcome | None:
         # By values: a King is removable, and two different cards pair exactly when their
         # values are v and 13 - v (never the same value, 13 being odd). It runs after every
@@ -438,7 +363,7 @@ class Game:
     def __repr__(self) -> str:
         label = f"deal {self.deal.number}" if self.deal.number is not None else "custom deal"
         return (f"<Game {label} {self.goal.value} passes={self.passes} "
-                f"moves={len(self.moves)} outcome={self._outcome and self._outcome.result}>")
+                f"moves={len(self.moves)} status={self.status.value}>")
 
 
 def _removable(values: set[int]) -> bool:

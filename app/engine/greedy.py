@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from .cards import Card
 from .deal import COVERED_BY, PYRAMID_SIZE, Deal
-from .game import Game, Goal, parse_goal, parse_passes
+from .game import Game
 from .moves import Move, Op
+from .variant import Goal, parse_goal, parse_passes
 
 
 def _freed(game: Game, move: Move) -> int:

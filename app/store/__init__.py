@@ -9,13 +9,11 @@ from .games import (
     GameConflict,
     GameEnded,
     GameRecord,
-    GameStatus,
     abandon_in_progress,
     count_hint,
     create_game,
     deal_of,
     elapsed_seconds,
-    finished_status,
     get_game,
     latest_unfinished,
     load_game,
@@ -25,12 +23,10 @@ from .games import (
 )
 from .players import remember_winnable_only, wants_winnable_only
 from .stats import (
-    VARIANTS,
     DailyResult,
     DailyStreak,
     Figures,
     Statistics,
-    Variant,
     daily_results,
     daily_streak,
     display_name,
@@ -45,7 +41,6 @@ from .stats import (
 from .verdicts import StoredVerdict, deal_verdicts, get_verdict, save_verdict
 
 __all__ = [
-    "VARIANTS",
     "DailyResult",
     "DailyStreak",
     "Database",
@@ -53,10 +48,8 @@ __all__ = [
     "GameConflict",
     "GameEnded",
     "GameRecord",
-    "GameStatus",
     "Statistics",
     "StoredVerdict",
-    "Variant",
     "abandon_in_progress",
     "count_hint",
     "create_game",
@@ -67,7 +60,6 @@ __all__ = [
     "display_name",
     "elapsed_seconds",
     "export_rows",
-    "finished_status",
     "get_game",
     "get_verdict",
     "history",

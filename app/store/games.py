@@ -21,21 +21,19 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.engine import Deal, Game, Goal, Move
+from app.engine import Deal, Game, GameStatus, Goal, Move, game_over
 
-from .models import GameRecord, GameStatus, utcnow
+from .models import GameRecord, utcnow
 
 __all__ = [
     "GameConflict",
     "GameEnded",
     "GameRecord",
-    "GameStatus",
     "abandon_in_progress",
     "count_hint",
     "create_game",
     "deal_of",
     "elapsed_seconds",
-    "finished_status",
     "get_game",
     "latest_unfinished",
     "load_game",
@@ -62,12 +60,6 @@ def new_game_id() -> str:
 def as_utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def finished_status(game: Game) -> GameStatus:
-    """Playing, won or lost, from the engine's verdict."""
-    outcome = game.outcome()
-    return GameStatus.PLAYING if outcome is None else GameStatus(outcome.result)
 
 
 def _end(record: GameRecord, status: GameStatus, now: datetime) -> None:
@@ -139,7 +131,7 @@ def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, 
         updated_at=now,
     )
     if game.is_over():  # a deal with no move at all: it ends at once, and counts for nothing
-        _end(record, finished_status(game), now)
+        _end(record, game.status, now)
     session.add(record)
     session.flush()
     return record
@@ -239,9 +231,9 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undo: boo
     GameConflict when someone else saved this game since ``record`` was read.
     """
     if record.game_status.ended:
-        raise GameEnded(f"This game has ended ({record.status}): its result is final.")
+        raise GameEnded(game_over(record.game_status))
     now = now or utcnow()
-    status = finished_status(game)
+    status = game.status
     if status.ended:
         lock_player_results(session, record.player_id)
     record.moves = " ".join(move.to_text() for move in game.moves)

@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.status import GameStatus
+from app.engine import GameStatus, Variant
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status.value for status in GameStatus if status.ended)
@@ -101,6 +101,10 @@ class GameRecord(Base):
     @property
     def game_status(self) -> GameStatus:
         return GameStatus(self.status)
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(self.goal, self.passes)  # type: ignore[arg-type]
 
     @property
     def counted(self) -> bool:

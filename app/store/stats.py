@@ -21,8 +21,7 @@ from itertools import pairwise
 from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
 from sqlalchemy.orm import Session
 
-from app.engine import PASS_CHOICES, Goal
-from app.status import GameStatus
+from app.engine import VARIANTS, GameStatus, Variant
 
 from .models import ENDED, GameRecord, Player, utcnow
 from .players import player_row
@@ -31,29 +30,6 @@ G = GameRecord
 HISTORY_PAGE_SIZE = 20
 CHART_SIZE = 50
 DISPLAY_NAME_MAX = 40
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """One set of rules: a goal and a number of passes."""
-
-    goal: Goal
-    passes: int
-
-    @property
-    def key(self) -> str:
-        return f"{self.goal.value}-{self.passes}"
-
-    @property
-    def label(self) -> str:
-        return f"{self.goal.label} · {self.passes} pass{'es' if self.passes > 1 else ''}"
-
-    @property
-    def to_clear(self) -> int:
-        return self.goal.cards_to_clear
-
-
-VARIANTS = tuple(Variant(goal, passes) for goal in Goal for passes in PASS_CHOICES)
 
 
 @dataclass(slots=True)
@@ -135,7 +111,7 @@ def statistics(session: Session, player_id: str) -> Statistics:
     total = stats.total
     for (goal, passes, played, n_won, n_lost, n_abandoned, best, fewest, cleared, last,
          win_run, loss_run, win_run_all, loss_run_all) in session.execute(query):
-        figures = stats.variants.get(Variant(Goal(goal), passes))
+        figures = stats.variants.get(Variant(goal, passes))
         if figures is None:  # pragma: no cover - the schema allows only these rules
             continue
         figures.played, figures.won, figures.lost, figures.abandoned = (
@@ -289,7 +265,7 @@ def daily_results(session: Session, player_id: str, limit: int = DAILY_ROWS
         select(G.seq, G.id, G.status).where(
             G.player_id == player_id, G.seq.in_([row[-1] for row in rows])))} if rows else {}
     return [
-        DailyResult(day=day, variant=Variant(Goal(goal), passes), deal_number=deal, games=games,
+        DailyResult(day=day, variant=Variant(goal, passes), deal_number=deal, games=games,
                     won=int(n_won or 0), best_cleared=int(cleared or 0),
                     last_game_id=last.get(seq, (None, None))[0],
                     last_status=last.get(seq, (None, None))[1])

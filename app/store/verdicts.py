@@ -17,8 +17,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.engine import Goal
-from app.engine.game import parse_goal, parse_passes
+from app.engine import Goal, parse_goal, parse_passes
 
 from .models import DealVerdict, utcnow
 

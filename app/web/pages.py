@@ -35,8 +35,10 @@ from app.engine import (
     Goal,
     IllegalMove,
     Move,
+    Variant,
+    parse_goal,
+    parse_passes,
 )
-from app.engine.game import parse_goal, parse_passes
 from app.settings import PROJECT_DIR
 from app.store import (
     GameConflict,
@@ -160,10 +162,6 @@ def started(request: Request, session, player_id: str, *, deal: Deal, goal: Goal
     return see_other(game_url(record.id))
 
 
-def say_rules(goal: Goal, passes: int) -> str:
-    return f"{goal.label.lower()} goal, {passes} pass{'es' if passes > 1 else ''}"
-
-
 # --- home ----------------------------------------------------------------------------------
 def render_home(request: Request, session, player_id: str, *, form: dict[str, str] | None = None,
                 error: str | None = None, status_code: int = 200) -> Response:
@@ -218,9 +216,9 @@ def new_game(
     if number is None:
         number = (coach.winnable_deal(chosen_goal, chosen_passes) if only_winnable
                   else actions.random_deal_number(settings))
-    label = (f"a winnable deal ({say_rules(chosen_goal, chosen_passes)})" if only_winnable
-             else f"deal #{number} ({say_rules(chosen_goal, chosen_passes)})" if deal
-             else f"a new deal ({say_rules(chosen_goal, chosen_passes)})")
+    label = (f"a winnable deal ({Variant(chosen_goal, chosen_passes).label})" if only_winnable
+             else f"deal #{number} ({Variant(chosen_goal, chosen_passes).label})" if deal
+             else f"a new deal ({Variant(chosen_goal, chosen_passes).label})")
     return started(request, session, player_id, deal=Deal.from_number(number),
                    goal=chosen_goal, passes=chosen_passes, confirmed=bool(confirm),
                    action="/games", fields=form, starting=label,
@@ -256,7 +254,7 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
                    passes=chosen_passes, confirmed=False, reuse=True,
                    action=f"/deal/{deal.number}",
                    fields={"goal": chosen_goal.value, "passes": str(chosen_passes)},
-                   starting=f"deal #{deal.number} ({say_rules(chosen_goal, chosen_passes)})")
+                   starting=f"deal #{deal.number} ({Variant(chosen_goal, chosen_passes).label})")
 
 
 @router.post("/deal/{number}", name="deal_start")
@@ -289,7 +287,7 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
                    goal=chosen_goal, passes=chosen_passes, confirmed=False, reuse=True,
                    daily=day, action="/daily",
                    fields={"goal": chosen_goal.value, "passes": str(chosen_passes)},
-                   starting=f"the deal of the day ({say_rules(chosen_goal, chosen_passes)})")
+                   starting=f"the deal of the day ({Variant(chosen_goal, chosen_passes).label})")
 
 
 @router.post("/daily", name="daily_start")
@@ -438,7 +436,7 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
     if current is not None and not confirm:
         return ask_to_abandon(request, current, action=f"/games/{record.id}/restart",
                               fields={}, starting=f"this deal again from the start "
-                              f"({say_rules(game.goal, game.passes)})")
+                              f"({game.variant.label})")
     fresh = actions.restart(session, loaded, player_id)
     return see_other(game_url(fresh.id))
 

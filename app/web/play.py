@@ -22,12 +22,11 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.engine import Deal, Game, Goal, IllegalMove, Move
+from app.engine import Deal, Game, Goal, IllegalMove, Move, game_over
 from app.settings import Settings
 from app.store import (
     GameConflict,
     GameRecord,
-    GameStatus,
     abandon_in_progress,
     count_hint,
     create_game,
@@ -57,12 +56,9 @@ def random_deal_number(settings: Settings) -> int:
 def _check(loaded: LoadedGame, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != loaded.version:
         raise VersionMismatch()
-    status = GameStatus(loaded.record.status)
-    if status is GameStatus.ABANDONED:
-        raise IllegalMove("You left this game for another one, so it counts as abandoned: "
-                          "its result is final.")
+    status = loaded.record.game_status
     if status.ended:
-        raise IllegalMove(f"The game is over ({status.value}): its result is final.")
+        raise IllegalMove(game_over(status, loaded.game.outcome()))
 
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,

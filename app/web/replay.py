@@ -16,8 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine import Game
-from app.status import GameStatus
+from app.engine import Game, GameStatus, ended_reason
 from app.store import deal_of, display_name, get_game, moves_of
 from app.web import solving
 from app.web.deps import PlayerDep, SessionDep
@@ -25,7 +24,7 @@ from app.web.errors import PageError
 from app.web.htmx import is_htmx
 from app.web.statsview import RESULT_LABELS, deal_link
 from app.web.templating import templates
-from app.web.view import ABANDONED_REASON, board_context, describe_step, format_duration
+from app.web.view import board_context, describe_step, format_duration
 
 router = APIRouter(include_in_schema=False)
 
@@ -88,9 +87,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         result=record.status,
         result_label=RESULT_LABELS[record.status],
         lost_at=lost_at,
-        result_reason=ABANDONED_REASON if record.game_status is GameStatus.ABANDONED
-        or outcome is None
-        else outcome.reason,
+        result_reason=ended_reason(record.game_status, outcome),
         duration=format_duration(record.seconds or 0),
         deal_again=deal_link(record.deal_number, record.goal, record.passes),
         mine=record.player_id == player_id,

@@ -18,9 +18,8 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from app.coach import today_utc
-from app.engine import Goal
+from app.engine import VARIANTS, Goal
 from app.store import (
-    VARIANTS,
     daily_results,
     daily_streak,
     display_name,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from urllib.parse import urlencode
 
-from app.engine import Goal
-from app.store import Figures, Variant
+from app.engine import Variant, passes_text
+from app.store import Figures
 
 from .view import format_duration
 
@@ -127,10 +127,10 @@ def results_chart(variant: Variant, points: list) -> Chart:
                         status=point.status, title=text))
         items.append(text)
     n = len(points)
-    summary = (f"{variant.label}: the last {n} game{'s' if n != 1 else ''}, oldest first. "
+    summary = (f"{variant.title}: the last {n} game{'s' if n != 1 else ''}, oldest first. "
                f"{counts['won']} won, {counts['lost']} lost, {counts['abandoned']} abandoned; "
                f"on average {cleared_total / n:.1f} of {variant.to_clear} cards cleared."
-               if n else f"{variant.label}: no games yet.")
+               if n else f"{variant.title}: no games yet.")
     return Chart(key=variant.key, bars=bars, width=CHART_WIDTH,
                  height=CHART_TOP + CHART_HEIGHT + 2, summary=summary, items=items)
 
@@ -160,14 +160,14 @@ def deal_link(deal_number: str | None, goal: str, passes: int) -> str | None:
 
 
 def history_row(row) -> HistoryRow:
-    variant = Variant(Goal(row.goal), row.passes)
+    variant = Variant(row.goal, row.passes)
     return HistoryRow(
         id=row.id,
         when=format_when(row.finished_at),
         when_iso=iso(row.finished_at),
         deal=f"#{row.deal_number}" if row.deal_number else "custom",
         deal_link=deal_link(row.deal_number, row.goal, row.passes),
-        variant=variant.label,
+        variant=variant.title,
         status=row.status,
         result=RESULT_LABELS[row.status],
         cleared=f"{row.cleared}/{variant.to_clear}",
@@ -218,7 +218,7 @@ def daily_row(result) -> DailyRow:
         status = result.last_status or "lost"
         text = "Not won" if result.games > 1 else RESULT_LABELS.get(status, "Not won")
     return DailyRow(
-        day=format_day(result.day), day_iso=result.day.isoformat(), variant=variant.label,
+        day=format_day(result.day), day_iso=result.day.isoformat(), variant=variant.title,
         variant_key=variant.key,
         deal=f"#{result.deal_number}" if result.deal_number else "custom",
         deal_link=deal_link(result.deal_number, variant.goal.value, variant.passes),
@@ -266,10 +266,6 @@ def points(difference: float) -> str:
     return f"{value:.2f} point{'s' if f'{value:.2f}' != '1.00' else ''}"
 
 
-def passes_text(passes: int) -> str:
-    return f"{passes} pass{'es' if passes != 1 else ''}"
-
-
 @dataclass(frozen=True, slots=True)
 class OddsBar:
     key: str
@@ -310,7 +306,7 @@ def _y(share: float) -> float:
 def row_sentence(row) -> str:
     """One rule set's figures in a sentence (``app.coach.OddsRow``)."""
     low, high = row.interval
-    text = (f"{row.goal.label}, {passes_text(row.passes)}: {row.wins:,} of {row.decided:,} "
+    text = (f"{Variant(row.goal, row.passes).title}: {row.wins:,} of {row.decided:,} "
             f"deals winnable, {pct(row.rate)} (95% interval {pct(low)} to {pct(high)})")
     if row.greedy_rate is not None:
         text += f"; the greedy player wins {pct(row.greedy_rate)}"
@@ -377,7 +373,7 @@ def odds_line(row) -> OddsLine:
     else:
         timing = ""
     return OddsLine(
-        key=row.key, rules=f"{row.goal.label}, {passes_text(row.passes)}",
+        key=row.key, rules=Variant(row.goal, row.passes).title,
         deals=f"{row.decided:,}", range=f"{row.start:,} to {row.last:,}",
         wins=f"{row.wins:,}", rate=pct(row.rate), interval=f"{pct(low)} – {pct(high)}",
         greedy="not measured yet" if greedy is None else pct(greedy),
@@ -467,7 +463,7 @@ def comparison_view(comparison) -> ComparisonView:
         key=published.key, source=published.source, url=published.url, year=published.year,
         rules=published.rules, kind=published.kind,
         theirs=pct(published.rate), theirs_detail=theirs_detail,
-        ours_rules=f"{ours.goal.label}, {passes_text(ours.passes)}",
+        ours_rules=Variant(ours.goal, ours.passes).title,
         ours=pct(ours.rate),
         ours_detail=f"{ours.wins:,} of {ours.decided:,} deals; 95% interval {ours_interval}",
         verdict=comparison.verdict, verdict_label=labels[comparison.verdict],

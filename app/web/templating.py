@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
+from app.engine import PASS_CHOICES, VARIANTS, Goal, passes_text
 from app.settings import PROJECT_DIR
 from app.web.csrf import csrf_field, csrf_token
 from app.web.view import format_duration
@@ -13,3 +14,8 @@ templates.env.filters["duration"] = format_duration
 templates.env.globals["HTMX_VERSION"] = "2.0.11"
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
+# The rule sets' choices, for the forms and tables that list them.
+templates.env.globals["GOALS"] = tuple(Goal)
+templates.env.globals["PASS_CHOICES"] = PASS_CHOICES
+templates.env.globals["VARIANTS"] = VARIANTS
+templates.env.globals["passes_text"] = passes_text

@@ -11,14 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Card, CardError, Game, Move, Op
+from app.engine import Card, CardError, Game, GameStatus, Move, Op, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.solver import Hint
-from app.status import GameStatus
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
-
-ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
 
 
 def with_symbols(text: str) -> str:
@@ -126,10 +123,7 @@ def leaving_cards(game: Game, removed: tuple[Card, ...]) -> list[Leaving]:
 def status_of(record: Any, game: Game) -> GameStatus:
     """``playing``, ``won``, ``lost``, or ``abandoned`` (which only the record knows)."""
     stored = record.game_status
-    if stored.ended:
-        return stored
-    outcome = game.outcome()
-    return stored if outcome is None else GameStatus(outcome.result)
+    return stored if stored.ended else game.status
 
 
 def describe_step(move: Move) -> str:
@@ -153,10 +147,8 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
     ``removed`` cards fade out where they were; ``refused`` cards shake (a refused move).
     """
     outcome = game.outcome()
-    if replay:  # the position shown, whatever became of the game later
-        status = GameStatus(outcome.result) if outcome else GameStatus.PLAYING
-    else:
-        status = status_of(record, game)
+    # A replay shows the position's own status, whatever became of the game later.
+    status = game.status if replay else status_of(record, game)
     owner = can_play and not replay
     can_move = owner and status is GameStatus.PLAYING
     legal = set(game.legal_moves)
@@ -171,7 +163,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "status": status,
         "outcome": outcome,
         "abandoned": status is GameStatus.ABANDONED,
-        "abandon_reason": ABANDONED_REASON,
+        "reason": ended_reason(status, outcome),
         "replay": replay,
         # What looks free (every free card) and what can be clicked (only while playing).
         "free_names": {card.name for card in game.free_cards()},
@@ -213,8 +205,7 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "goal": game.goal.value,
         "passes": game.passes,
         "status": status.value,
-        "reason": (ABANDONED_REASON if status is GameStatus.ABANDONED
-                   else outcome.reason if outcome else None),
+        "reason": ended_reason(status, outcome),
         "pyramid": [card.name if card else None for card in game.pyramid],
         "stock": {"top": game.stock_top.name if game.stock_top else None,
                   "count": len(game.stock)},

@@ -292,7 +292,7 @@ def test_undo_after_recycle_and_after_game_over():
 def test_standard_goal_is_won_when_the_pyramid_is_cleared():
     game = play(Game(DEAL_A, "standard"), CLEAR_PYRAMID_A)
     outcome = game.outcome()
-    assert outcome is not None and outcome.won and outcome.result == "won"
+    assert outcome is not None and outcome.won and outcome.status == "won"
     assert outcome.termination is Termination.PYRAMID_CLEARED
     assert outcome.reason == "The pyramid is cleared."
     assert len(game.stock) == 24  # whatever is left in stock and waste
@@ -323,7 +323,7 @@ def test_pyramid_stuck(goal: Goal):
     assert game.outcome() is None  # KC is free
     play(game, "KC")
     outcome = game.outcome()
-    assert outcome is not None and not outcome.won and outcome.result == "lost"
+    assert outcome is not None and not outcome.won and outcome.status == "lost"
     assert outcome.termination is Termination.PYRAMID_STUCK
     assert Move.draw() not in game.legal_moves  # drawing is possible on the table, but over
 
@@ -428,7 +428,7 @@ def test_no_move_is_legal_after_game_over(deal: Deal, goal: str, passes: int, li
 
 def test_outcome_reasons_are_sentences():
     for termination in Termination:
-        from app.engine.game import Outcome
+        from app.engine import Outcome
 
         reason = Outcome(termination).reason
         assert reason[0].isupper() and reason.endswith(".")

@@ -11,10 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.engine import Deal, Goal, Move
+from app.engine import Deal, Goal, Move, Variant
 from app.store import (
     GameEnded,
-    Variant,
     abandon_in_progress,
     create_game,
     display_name,

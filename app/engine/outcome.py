@@ -1,0 +1,85 @@
+"""How a game ends, and where a game stands: the words for both live here and only here.
+
+The engine decides won and lost (``Outcome``, RULES.md's game-over checks); a game can also be
+*abandoned*, left by its player for another game, which only a stored game can be. All four
+are a ``GameStatus``; an ended status is final. ``game_over`` is the one sentence every
+refusal of a move on an ended game says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+
+
+class Termination(Enum):
+    """Why a game ended; the first two are wins."""
+
+    PYRAMID_CLEARED = "pyramid_cleared"
+    DECK_CLEARED = "deck_cleared"
+    NO_MOVES = "no_moves"
+    PYRAMID_STUCK = "pyramid_stuck"
+    DECK_STUCK = "deck_stuck"
+
+
+REASONS = {
+    Termination.PYRAMID_CLEARED: "The pyramid is cleared.",
+    Termination.DECK_CLEARED: "All 52 cards are cleared.",
+    Termination.NO_MOVES: "No move is left.",
+    Termination.PYRAMID_STUCK: (
+        "No free pyramid card can ever be removed: none is a King, no two make 13, "
+        "and no card in the stock or waste makes 13 with one."
+    ),
+    Termination.DECK_STUCK: (
+        "The pyramid is cleared, but no card left in the stock and waste is a King "
+        "and no two of them make 13."
+    ),
+}
+
+ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
+
+
+class GameStatus(StrEnum):
+    """Where a game stands: still being played, or ended (won, lost or abandoned) for good."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    ABANDONED = "abandoned"
+
+    @property
+    def ended(self) -> bool:
+        return self is not GameStatus.PLAYING
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    termination: Termination
+
+    @property
+    def won(self) -> bool:
+        return self.termination in (Termination.PYRAMID_CLEARED, Termination.DECK_CLEARED)
+
+    @property
+    def status(self) -> GameStatus:
+        """``GameStatus.WON`` or ``GameStatus.LOST``."""
+        return GameStatus.WON if self.won else GameStatus.LOST
+
+    @property
+    def reason(self) -> str:
+        return REASONS[self.termination]
+
+
+def ended_reason(status: GameStatus, outcome: Outcome | None) -> str | None:
+    """Why a game ended, in a sentence (None while it is played): RULES.md's reason for a win
+    or a loss, or that its player left it."""
+    if status is GameStatus.ABANDONED:
+        return ABANDONED_REASON
+    return outcome.reason if outcome is not None else None
+
+
+def game_over(status: GameStatus, outcome: Outcome | None = None) -> str:
+    """The refusal of anything on an ended game: ``The game is over: <why> Its result is
+    final.``"""
+    why = ended_reason(status, outcome) or f"It was {status.value}."
+    return f"The game is over: {why} Its result is final."
