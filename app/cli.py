@@ -208,7 +208,7 @@ def _percent(x: float) -> str:
 def cmd_odds(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from app.odds import solve_range
+    from app.odds.run import solve_range
 
     last = args.start + args.deals - 1
     if last > MAX_DEAL_NUMBER:
@@ -225,7 +225,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.verdicts:
         import gzip
 
-        from app.odds import verdict_string
+        from app.odds.run import verdict_string
 
         with gzip.open(args.verdicts, "wt", encoding="ascii") as out:
             out.write(verdict_string(odds))

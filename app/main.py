@@ -29,7 +29,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, coach, errors, pages, replay, stats
+from app.web import api, errors, odds, pages, replay, stats
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
 from app.web.security import BodyLimit, CrossSiteGuard, JsonBodies, security_headers
@@ -172,7 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(stats.router, dependencies=[Depends(require_csrf)])
     app.include_router(replay.router)
-    app.include_router(coach.router)
+    app.include_router(odds.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

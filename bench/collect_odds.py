@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.coach import VARIANT_ORDER, variant_key  # noqa: E402
+from app.engine import VARIANTS  # noqa: E402
 
 DEFAULT_SOURCE = Path("/tmp/odds")
 DEFAULT_OUT = ROOT / "app" / "data"
@@ -94,8 +94,8 @@ def greedy_wins(folder: Path, key: str, row: dict) -> int | None:
 def collect(source: Path, fallback: Path | None, out: Path, expect_deals: int) -> list[dict]:
     rows = []
     found: list[tuple[Path, dict]] = []
-    for goal, passes in VARIANT_ORDER:
-        key = variant_key(goal, passes)
+    for variant in VARIANTS:
+        goal, passes, key = variant.goal, variant.passes, variant.key
         folder, row = source, read_row(source, key)
         if row is None and fallback is not None:
             folder, row = fallback, read_row(fallback, key)

@@ -37,6 +37,7 @@ from pydantic import (
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from app import odds
 from app.engine import (
     DEFAULT_PASSES,
     MIN_DEAL_NUMBER,
@@ -45,6 +46,7 @@ from app.engine import (
     IllegalMove,
     Move,
     MoveError,
+    Variant,
 )
 from app.store import GameConflict, elapsed_seconds, get_game, load_game
 from app.web import play as actions
@@ -301,13 +303,11 @@ async def create(body: NewGame, request: Request, response: Response, session: S
     A game in progress with moves is abandoned (it counts as a loss)."""
 
     def start() -> GameState:
-        from app import coach
-
         only_winnable = body.winnable_only and body.deal is None
         if body.deal is not None:
             number = int(body.deal)
         elif only_winnable:
-            number = coach.winnable_deal(Goal(body.goal), body.passes)
+            number = odds.winnable_deal(Variant(body.goal, body.passes))
         else:
             number = actions.random_deal_number(settings)
         record = actions.start(session, player_id, Deal.from_number(number), body.goal,

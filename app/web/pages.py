@@ -23,6 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from markdown_it import MarkdownIt
 
+from app import odds
 from app.engine import (
     DEFAULT_PASSES,
     MAX_DEAL_NUMBER,
@@ -165,8 +166,6 @@ def started(request: Request, session, player_id: str, *, deal: Deal, goal: Goal
 # --- home ----------------------------------------------------------------------------------
 def render_home(request: Request, session, player_id: str, *, form: dict[str, str] | None = None,
                 error: str | None = None, status_code: int = 200) -> Response:
-    from app import coach
-
     winnable_only = wants_winnable_only(session, player_id)
     context = {
         "continue_game": latest_unfinished(session, player_id),
@@ -174,7 +173,7 @@ def render_home(request: Request, session, player_id: str, *, form: dict[str, st
                          "winnable_only": "1" if winnable_only else ""},
         "error": error,
         "max_deal": MAX_DEAL_NUMBER,
-        "odds": coach.winnable_shares(),
+        "odds": odds.winnable_shares(),
     }
     return templates.TemplateResponse(request, "home.html", context, status_code=status_code,
                                       headers=NO_STORE)
@@ -199,8 +198,6 @@ def new_game(
 ) -> Response:
     """Start a game from the home form (or the board's New game button: no deal = random;
     with "Winnable deals only", a random deal the solver has proven winnable)."""
-    from app import coach
-
     form = {"goal": goal or "standard", "passes": passes or str(DEFAULT_PASSES),
             "deal": deal or "", "winnable_only": "1" if winnable_only else ""}
     try:
@@ -214,7 +211,7 @@ def new_game(
     remember_winnable_only(session, player_id, bool(winnable_only))
     session.commit()
     if number is None:
-        number = (coach.winnable_deal(chosen_goal, chosen_passes) if only_winnable
+        number = (odds.winnable_deal(Variant(chosen_goal, chosen_passes)) if only_winnable
                   else actions.random_deal_number(settings))
     label = (f"a winnable deal ({Variant(chosen_goal, chosen_passes).label})" if only_winnable
              else f"deal #{number} ({Variant(chosen_goal, chosen_passes).label})" if deal
@@ -277,12 +274,10 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
           goal: Annotated[str | None, Query(max_length=20)] = None,
           passes: Annotated[str | None, Query(max_length=5)] = None) -> Response:
     """Today's deal (UTC) for these rules: the same for everyone, from the proven-winnable
-    deals (``coach.daily_deal``). Asks first when it would abandon a game in progress."""
-    from app import coach
-
+    deals (``odds.daily_deal``). Asks first when it would abandon a game in progress."""
     chosen_goal, chosen_passes = parse_setup(goal, passes)
     day = today().date()
-    number = coach.daily_deal(day, chosen_goal, chosen_passes)
+    number = odds.daily_deal(day, Variant(chosen_goal, chosen_passes))
     return started(request, session, player_id, deal=Deal.from_number(number),
                    goal=chosen_goal, passes=chosen_passes, confirmed=False, reuse=True,
                    daily=day, action="/daily",
@@ -294,11 +289,9 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
 def daily_start(request: Request, session: SessionDep, player_id: PlayerDep,
                 goal: Annotated[str | None, Form(max_length=20)] = None,
                 passes: Annotated[str | None, Form(max_length=5)] = None) -> Response:
-    from app import coach
-
     chosen_goal, chosen_passes = parse_setup(goal, passes)
     day = today().date()
-    number = coach.daily_deal(day, chosen_goal, chosen_passes)
+    number = odds.daily_deal(day, Variant(chosen_goal, chosen_passes))
     record = actions.reusable_start(session, player_id, Deal.from_number(number), chosen_goal,
                                     chosen_passes, daily=day)
     return see_other(game_url(record.id))

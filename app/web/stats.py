@@ -17,8 +17,8 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
-from app.coach import today_utc
 from app.engine import VARIANTS, Goal
+from app.odds import today_utc
 from app.store import (
     daily_results,
     daily_streak,

@@ -18,7 +18,8 @@ from app.engine import Deal, Game, Goal, Move
 from app.engine.deal import position
 from app.engine.greedy import greedy_wins
 from app.engine.solver import solve
-from app.odds import chunk_size, solve_range, wilson_interval
+from app.odds import wilson_interval
+from app.odds.run import chunk_size, solve_range
 
 VECTORS = json.loads((Path(__file__).parents[1] / "data" / "deal-vectors.json").read_text())
 

@@ -1,4 +1,4 @@
-"""The coach on the web: /odds and /api/odds, each deal's verdicts (/api/deals/{n}/verdict)
+"""The odds on the web: /odds and /api/odds, each deal's verdicts (/api/deals/{n}/verdict)
 and their cache, and the deal of the day on /stats (store queries and the page)."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app import coach
+from app import odds
+from app.engine import VARIANTS, Goal, Variant
 from app.store import (
     Database,
     daily_results,
@@ -24,7 +25,7 @@ from app.store import (
 )
 from app.store.games import record_result
 from app.store.models import DealVerdict, GameRecord
-from app.web import coach as coach_web
+from app.web import odds as odds_web
 from app.web.player import PlayerCookie
 
 # Deal 617 as the README shows it: standard with one pass cannot be won; the whole deck with
@@ -52,8 +53,8 @@ def test_api_odds_lists_the_six_rule_sets_with_intervals(client):
     assert response.status_code == 200
     body = response.json()
     assert [(item["goal"], item["passes"]) for item in body] == [
-        (goal.value, passes) for goal, passes in coach.VARIANT_ORDER]
-    for item, row in zip(body, coach.odds_rows(), strict=True):
+        (v.goal.value, v.passes) for v in VARIANTS]
+    for item, row in zip(body, odds.odds_rows(), strict=True):
         assert set(item) == {"goal", "passes", "deals", "wins", "rate", "low", "high"}
         assert item["wins"] == row.wins and item["deals"] == row.decided
         assert item["rate"] == pytest.approx(row.wins / row.decided)
@@ -83,7 +84,7 @@ def test_the_odds_page_shows_every_figure_and_the_sources(client):
     response = client.get("/odds")
     assert response.status_code == 200
     html = response.text
-    for row in coach.odds_rows():
+    for row in odds.odds_rows():
         line = html.split(f'<tr data-variant="{row.key}">', 1)[1].split("</tr>", 1)[0]
         assert f"{100 * row.rate:.2f}%" in line
         low, high = row.interval
@@ -91,8 +92,8 @@ def test_the_odds_page_shows_every_figure_and_the_sources(client):
         assert f"{row.decided:,}" in line
         assert row.command in html
         assert f'data-variant="{row.key}"' in html.split("<svg", 1)[1].split("</svg>", 1)[0]
-    assert ("data-provisional" in html) == any(row.provisional for row in coach.odds_rows())
-    for comparison in coach.comparisons():
+    assert ("data-provisional" in html) == any(row.provisional for row in odds.odds_rows())
+    for comparison in odds.comparisons():
         card = html.split(f'data-comparison="{comparison.published.key}"', 1)[1].split(
             "</article>", 1)[0]
         assert f'data-verdict="{comparison.verdict}"' in card
@@ -120,14 +121,14 @@ def test_the_odds_chart_reads_without_javascript(client):
     svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert 'role="img"' in html and "<desc" in svg and "<title" in svg
     assert svg.count("odds-fill") == 6 and svg.count("odds-whisker") == 18
-    assert ('data-greedy' in svg) == any(r.greedy_wins is not None for r in coach.odds_rows())
+    assert ('data-greedy' in svg) == any(r.greedy_wins is not None for r in odds.odds_rows())
     assert "<table" in html  # and the same figures as a table
 
 
 def test_the_greedy_player_stands_beside_best_play_when_measured(client, monkeypatch):
     rows = tuple(dataclasses.replace(row, greedy_wins=row.wins // 4, provisional=False)
-                 for row in coach.odds_rows())
-    monkeypatch.setattr(coach, "odds_rows", lambda: rows)
+                 for row in odds.odds_rows())
+    monkeypatch.setattr(odds, "odds_rows", lambda: rows)
     html = client.get("/odds").text
     svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert svg.count("data-greedy") == 6
@@ -148,7 +149,7 @@ def test_a_deals_verdicts_are_solved_once_then_read(client, app, monkeypatch):
     assert response.status_code == 200
     body = response.json()
     assert [(v["goal"], v["passes"]) for v in body] == [
-        (goal.value, passes) for goal, passes in coach.VARIANT_ORDER]
+        (v.goal.value, v.passes) for v in VARIANTS]
     by_rules = {(v["goal"], v["passes"]): v for v in body}
     assert by_rules["standard", 1] == {"goal": "standard", "passes": 1, "winnable": False,
                                        "moves": None}
@@ -156,22 +157,22 @@ def test_a_deals_verdicts_are_solved_once_then_read(client, app, monkeypatch):
                                         "moves": 58}
     assert verdict_rows(app) == 6
     for v in body:  # the committed data agrees, where it covers the deal
-        known = coach.known_verdict(README_DEAL, v["goal"], v["passes"])
+        known = odds.known_verdict(README_DEAL, Variant(v["goal"], v["passes"]))
         assert known is None or known == v["winnable"]
 
     def no_search(*args, **kwargs):
         raise AssertionError("solved again")
 
-    monkeypatch.setattr(coach_web, "solve_variant", no_search)
+    monkeypatch.setattr(odds_web, "solve_variant", no_search)
     assert client.get(f"/api/deals/{README_DEAL}/verdict").json() == body
 
 
 def test_a_search_that_hits_the_node_limit_is_null_and_settled_later(client, app, monkeypatch):
-    monkeypatch.setattr(coach_web, "VERDICT_NODE_LIMIT", 1)
+    monkeypatch.setattr(odds_web, "VERDICT_NODE_LIMIT", 1)
     body = client.get("/api/deals/5/verdict").json()
     assert all(v["winnable"] is None and v["moves"] is None for v in body)
     assert verdict_rows(app) == 6
-    monkeypatch.setattr(coach_web, "VERDICT_NODE_LIMIT", 1)
+    monkeypatch.setattr(odds_web, "VERDICT_NODE_LIMIT", 1)
     assert client.get("/api/deals/5/verdict").json() == body  # same limit: nothing to add
     monkeypatch.undo()
     settled = client.get("/api/deals/5/verdict").json()
@@ -201,7 +202,7 @@ def test_the_last_deal_number_is_fine(client):
 
 def test_two_requests_racing_for_the_same_deal_both_answer(app, monkeypatch):
     """Both requests find nothing stored and solve; the second to write must not fail."""
-    real = coach_web.solve_variant
+    real = odds_web.solve_variant
     barrier = threading.Barrier(2, timeout=30)
     first = itertools.count()
 
@@ -210,7 +211,7 @@ def test_two_requests_racing_for_the_same_deal_both_answer(app, monkeypatch):
             barrier.wait()  # both requests are past their read before either writes
         return real(number, goal, passes, node_limit)
 
-    monkeypatch.setattr(coach_web, "solve_variant", solve_together)
+    monkeypatch.setattr(odds_web, "solve_variant", solve_together)
     answers: list = []
 
     def ask():
@@ -246,7 +247,7 @@ def test_saving_a_verdict_twice_keeps_the_decided_one(db):
         big = 10**20 - 1
         save_verdict(session, big, "wholedeck", 2, winnable=False, moves=7, nodes=3)
         assert get_verdict(session, big, "wholedeck", 2).moves is None  # no line, no length
-        assert set(deal_verdicts(session, 77)) == {(coach.Goal.STANDARD, 3)}
+        assert set(deal_verdicts(session, 77)) == {(Goal.STANDARD, 3)}
         assert deal_verdicts(session, 79) == {}
 
 
@@ -330,7 +331,7 @@ def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
     assert "data-daily-empty" in html
     assert 'href="/daily"' in html
     pid = player_id(client, app)
-    today = coach.today_utc()
+    today = odds.today_utc()
     database = Database(app.state.settings.database_url)
     try:
         with database.session() as session:

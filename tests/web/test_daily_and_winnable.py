@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 
-from app import coach
-from app.engine import Deal, Game
+from app import odds
+from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 from app.main import create_app
 from app.web import pages
@@ -21,7 +21,7 @@ def test_every_winnable_only_deal_is_proven_winnable(client):
             state = client.post("/api/games", json={"goal": goal, "passes": passes,
                                                     "winnable_only": True}).json()
             assert state["winnable_only"] is True
-            assert coach.is_proven_winnable(state["deal"], goal, passes)
+            assert odds.is_proven_winnable(state["deal"], Variant(goal, passes))
             game = Game(Deal.from_number(state["deal"]), goal, passes)
             assert solve(game).winnable is True
 
@@ -54,7 +54,7 @@ def test_the_deal_of_the_day_is_the_same_on_two_servers(tmp_path, sqlite_url):
             assert state["daily"] == datetime.now(UTC).date().isoformat()
             deals.append(state["deal"])
     today = datetime.now(UTC).date()
-    assert deals[0] == deals[1] == coach.daily_deal(today, "wholedeck", 2)
+    assert deals[0] == deals[1] == odds.daily_deal(today, Variant("wholedeck", 2))
 
 
 def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monkeypatch):
@@ -68,8 +68,8 @@ def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monke
     daily_id = started.headers["location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"
     state = client.get(f"/api/games/{daily_id}").json()
-    assert state["daily"] and state["deal"] == coach.daily_deal(
-        datetime.now(UTC).date(), "standard", 3)
+    assert state["daily"] and state["deal"] == odds.daily_deal(
+        datetime.now(UTC).date(), Variant("standard", 3))
     # Tomorrow's deal of the day is another deal.
     tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
     monkeypatch.setattr(pages, "today", lambda: tomorrow)

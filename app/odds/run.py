@@ -1,4 +1,4 @@
-"""Win odds: solve a range of numbered deals in parallel, and a confidence interval for the rate.
+"""The odds run: solve a range of numbered deals in parallel, counting the wins.
 
 Each deal is solved on its own from its first position, so the counts are the same whatever
 the number of worker processes or the order their chunks finish in.
@@ -20,29 +20,10 @@ from app.engine import Deal, Game, Goal
 from app.engine.greedy import greedy_wins
 from app.engine.solver import Verdict, solve
 
+from .interval import wilson_interval
+
 PLAYERS = ("solver", "greedy")
 """Who plays each deal: perfect play, or the greedy policy."""
-
-Z_95 = 1.959963984540054
-"""The normal quantile for a two-sided 95% interval."""
-
-
-def wilson_interval(wins: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion: unlike the textbook p ± z·se it stays
-    inside [0, 1] and behaves at 0 or all wins, which matter here (whole-deck wins are rare)."""
-    if not 0 <= wins <= trials:
-        raise ValueError(f"wins must be between 0 and trials ({trials}), not {wins}")
-    if trials == 0:
-        return (0.0, 1.0)
-    p = wins / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    low = 0.0 if wins == 0 else max(0.0, centre - half)
-    high = 1.0 if wins == trials else min(1.0, centre + half)
-    return (low, high)
-
 
 @dataclass
 class Odds:

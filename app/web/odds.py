@@ -1,8 +1,8 @@
-"""The solver as a coach, on the web: the odds page and API, and each deal's verdicts.
+"""The odds on the web: the odds page and API, and each deal's verdicts.
 
 - ``GET /odds``: the win rate of each rule set with best play over the committed deals, with
   95% Wilson intervals, a server-drawn SVG chart, the commands that reproduce the figures, the
-  greedy player beside them, and what others have published (``app.coach``).
+  greedy player beside them, and what others have published (``app.odds``).
 - ``GET /api/odds``: the same figures as JSON.
 - ``GET /api/deals/{n}/verdict``: whether deal n can be won under each of the six rule sets,
   solved on first request under a node limit and then kept in the database
@@ -18,12 +18,12 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import AfterValidator, BaseModel, Field
 
-from app import coach
-from app.engine import MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, Deal, Game, Goal
+from app import odds
+from app.engine import MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, VARIANTS, Deal, Game, Goal
 from app.engine.solver import solve
 from app.store import deal_verdicts, save_verdict
 from app.web.deps import SessionDep
-from app.web.statsview import comparison_view, odds_chart, odds_line
+from app.web.oddsview import comparison_view, odds_chart, odds_line
 from app.web.templating import templates
 
 router = APIRouter()
@@ -85,29 +85,29 @@ DealNumber = Annotated[
 
 
 # --- the odds ------------------------------------------------------------------------------
-def variant_odds(row: coach.OddsRow) -> VariantOdds:
+def variant_odds(row: odds.OddsRow) -> VariantOdds:
     low, high = row.interval
     return VariantOdds(goal=row.goal.value, passes=row.passes, deals=row.decided,
                        wins=row.wins, rate=row.rate, low=low, high=high)
 
 
-@router.get("/api/odds", response_model=list[VariantOdds], tags=["coach"], name="api_odds")
+@router.get("/api/odds", response_model=list[VariantOdds], tags=["odds"], name="api_odds")
 def api_odds() -> list[VariantOdds]:
     """The share of deals that can be won with best play, for each of the six rule sets
     (standard 1, 2, 3 passes, then whole deck), over the first deal numbers (1 to 100,000
     once the full run is in; ``deals`` says how many), with 95% Wilson intervals."""
-    return [variant_odds(row) for row in coach.odds_rows()]
+    return [variant_odds(row) for row in odds.odds_rows()]
 
 
 @router.get("/odds", response_class=HTMLResponse, include_in_schema=False, name="odds")
 def odds_page(request: Request) -> Response:
-    rows = coach.odds_rows()
+    rows = odds.odds_rows()
     start, last = rows[0].start, rows[0].last
     context = {
         "rows": rows,
         "lines": [odds_line(row) for row in rows],
         "chart": odds_chart(rows),
-        "comparisons": [comparison_view(c) for c in coach.comparisons()],
+        "comparisons": [comparison_view(c) for c in odds.comparisons()],
         "start": start,
         "last": last,
         "same_range": all((row.start, row.last) == (start, last) for row in rows),
@@ -128,7 +128,7 @@ def solve_variant(number: int, goal: Goal, passes: int,
 
 
 @router.get(
-    "/api/deals/{n}/verdict", response_model=list[VariantVerdict], tags=["coach"],
+    "/api/deals/{n}/verdict", response_model=list[VariantVerdict], tags=["odds"],
     name="deal_verdict",
     responses={422: {"model": Problems, "description": "Not a deal number"}})
 def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
@@ -141,9 +141,9 @@ def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
     number = int(n)
     stored = deal_verdicts(session, number)
     session.rollback()  # no transaction stays open while the solver works
-    missing = [(goal, passes) for goal, passes in coach.VARIANT_ORDER
-               if (goal, passes) not in stored
-               or not stored[goal, passes].settled_within(VERDICT_NODE_LIMIT)]
+    missing = [(v.goal, v.passes) for v in VARIANTS
+               if (v.goal, v.passes) not in stored
+               or not stored[v.goal, v.passes].settled_within(VERDICT_NODE_LIMIT)]
     if missing:
         # Solve everything first, then write in one short transaction (SQLite has one writer).
         solved = [(goal, passes, *solve_variant(number, goal, passes, VERDICT_NODE_LIMIT))
@@ -153,7 +153,7 @@ def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
                          nodes=nodes)
         session.commit()
         stored = deal_verdicts(session, number)  # what was kept, had another request won
-    return [VariantVerdict(goal=goal.value, passes=passes,
-                           winnable=stored[goal, passes].winnable,
-                           moves=stored[goal, passes].moves)
-            for goal, passes in coach.VARIANT_ORDER]
+    return [VariantVerdict(goal=v.goal.value, passes=v.passes,
+                           winnable=stored[v.goal, v.passes].winnable,
+                           moves=stored[v.goal, v.passes].moves)
+            for v in VARIANTS]

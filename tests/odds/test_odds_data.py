@@ -1,4 +1,4 @@
-"""The coach's committed data (app/data/) and what app/coach.py makes of it: the odds rows, the
+"""The committed odds data (app/data/) and what app/odds makes of it: the odds rows, the
 verdicts files checked against the real solver, winnable deals, the deal of the day, the
 comparisons with published figures, and bench/collect_odds.py that assembles the data."""
 
@@ -16,36 +16,38 @@ from pathlib import Path
 
 import pytest
 
-from app import coach
-from app.engine import Deal, Game, Goal
+from app.engine import VARIANTS, Deal, Game, Goal, Variant
 from app.engine.solver import Verdict, solve
-from app.odds import solve_range, verdict_string
+from app.odds import daily, table, winnable
+from app.odds import published as pub
+from app.odds.run import solve_range, verdict_string
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS_AS_PAIRS = [(v.goal, v.passes) for v in VARIANTS]
 DAYS = [date(2026, 11, 30) + timedelta(days=i) for i in range(40)]
 
 
 def fresh_load() -> None:
     """Forget everything read from the data files, as a new process would."""
-    coach.odds_rows.cache_clear()
-    coach._verdicts.cache_clear()
+    table.odds_rows.cache_clear()
+    winnable.verdicts.cache_clear()
 
 
 def winnable_from_file(goal: str, passes: int) -> list[int]:
-    """The proven-winnable deals read straight from the file, without app.coach."""
-    row = next(r for r in json.loads(coach.ODDS_FILE.read_text())
+    """The proven-winnable deals read straight from the file, without app.odds."""
+    row = next(r for r in json.loads(table.ODDS_FILE.read_text())
                if (r["goal"], r["passes"]) == (goal, passes))
-    with gzip.open(coach.VERDICTS_DIR / f"{goal}-{passes}.txt.gz", "rt") as stream:
+    with gzip.open(winnable.VERDICTS_DIR / f"{goal}-{passes}.txt.gz", "rt") as stream:
         letters = stream.read()
     return [row["start"] + i for i, letter in enumerate(letters) if letter == "W"]
 
 
 # --- the data files ---------------------------------------------------------------------------
 def test_odds_has_the_six_rule_sets_in_order_and_each_verdicts_file_agrees():
-    rows = coach.odds_rows()
-    assert [(row.goal, row.passes) for row in rows] == list(coach.VARIANT_ORDER)
+    rows = table.odds_rows()
+    assert [(row.goal, row.passes) for row in rows] == [(v.goal, v.passes) for v in VARIANTS]
     for row in rows:
-        found = coach.verdicts(row.goal, row.passes)  # checks length and W count on load
+        found = winnable.verdicts(row.variant)  # checks length and W count on load
         assert len(found.letters) == row.deals
         assert found.letters.count("W") == row.wins
         assert found.letters.count("L") == row.losses
@@ -57,9 +59,9 @@ def test_odds_has_the_six_rule_sets_in_order_and_each_verdicts_file_agrees():
 
 
 def test_winnable_shares_are_the_rates_by_goal_and_passes():
-    shares = coach.winnable_shares()
+    shares = table.winnable_shares()
     assert set(shares) == {"standard", "wholedeck"}
-    for row in coach.odds_rows():
+    for row in table.odds_rows():
         assert shares[row.goal.value][row.passes] == row.wins / row.deals
     # More passes can only win more deals.
     for goal in shares.values():
@@ -68,8 +70,8 @@ def test_winnable_shares_are_the_rates_by_goal_and_passes():
 
 def test_the_verdicts_files_agree_with_the_solver_on_a_sample():
     rng = random.Random(2026)
-    for goal, passes in coach.VARIANT_ORDER:
-        found = coach.verdicts(goal, passes)
+    for goal, passes in VARIANTS_AS_PAIRS:
+        found = winnable.verdicts(Variant(goal, passes))
         for number in rng.sample(range(found.start, found.last + 1), 12):
             verdict = solve(Game(Deal.from_number(number), goal, passes)).verdict
             letter = {Verdict.WINNABLE: "W", Verdict.NOT_WINNABLE: "L"}[verdict]
@@ -89,69 +91,70 @@ def test_package_data_ships_every_data_file():
 
 # --- single deals ------------------------------------------------------------------------------
 def test_is_proven_winnable_and_known_verdict():
-    found = coach.verdicts(Goal.STANDARD, 3)
+    found = winnable.verdicts(Variant(Goal.STANDARD, 3))
     won = found.winnable[0]
     lost = found.start + found.letters.index("L")
-    assert coach.is_proven_winnable(won, "standard", 3)
-    assert coach.known_verdict(lost, Goal.STANDARD, 3) is False
-    assert not coach.is_proven_winnable(lost, "standard", 3)
+    assert winnable.is_proven_winnable(won, Variant("standard", 3))
+    assert winnable.known_verdict(lost, Variant(Goal.STANDARD, 3)) is False
+    assert not winnable.is_proven_winnable(lost, Variant("standard", 3))
     # Outside the solved range nothing is proven, whatever the deal is.
-    assert coach.known_verdict(found.last + 1, "standard", 3) is None
-    assert not coach.is_proven_winnable(found.last + 1, "standard", 3)
-    assert not coach.is_proven_winnable(0, "standard", 3)
+    assert winnable.known_verdict(found.last + 1, Variant("standard", 3)) is None
+    assert not winnable.is_proven_winnable(found.last + 1, Variant("standard", 3))
+    assert not winnable.is_proven_winnable(0, Variant("standard", 3))
 
 
 def test_bad_rules_are_refused():
     with pytest.raises(ValueError):
-        coach.is_proven_winnable(1, "klondike", 3)
+        winnable.is_proven_winnable(1, Variant("klondike", 3))
     with pytest.raises(ValueError):
-        coach.daily_deal(DAYS[0], "standard", 4)
+        daily.daily_deal(DAYS[0], Variant("standard", 4))
 
 
 def test_winnable_deal_is_random_among_the_proven_and_really_winnable():
-    for goal, passes in coach.VARIANT_ORDER:
+    for goal, passes in VARIANTS_AS_PAIRS:
         rng = random.Random(7)
-        picked = [coach.winnable_deal(goal, passes, rng) for _ in range(40)]
-        assert all(coach.is_proven_winnable(n, goal, passes) for n in picked)
+        picked = [winnable.winnable_deal(Variant(goal, passes), rng) for _ in range(40)]
+        assert all(winnable.is_proven_winnable(n, Variant(goal, passes)) for n in picked)
         assert len(set(picked)) > 20  # not one deal over and over
         for number in picked[:3]:
             assert solve(Game(Deal.from_number(number), goal, passes)).winnable is True
     # The default source is the system's: still a proven deal.
-    assert coach.is_proven_winnable(coach.winnable_deal("wholedeck", 1), "wholedeck", 1)
+    whole_one = Variant("wholedeck", 1)
+    assert winnable.is_proven_winnable(winnable.winnable_deal(whole_one), whole_one)
 
 
 # --- the deal of the day ------------------------------------------------------------------------
 def test_the_daily_deal_is_the_documented_hash_of_the_date():
     day = date(2026, 11, 30)
-    for goal, passes in coach.VARIANT_ORDER:
-        winnable = winnable_from_file(goal.value, passes)
+    for goal, passes in VARIANTS_AS_PAIRS:
+        listed = winnable_from_file(goal.value, passes)
         key = f"pyramid-daily:{day.isoformat()}:{goal.value}:{passes}".encode()
-        index = int(hashlib.sha256(key).hexdigest(), 16) % len(winnable)
-        assert coach.daily_deal(day, goal, passes) == winnable[index]
+        index = int(hashlib.sha256(key).hexdigest(), 16) % len(listed)
+        assert daily.daily_deal(day, Variant(goal, passes)) == listed[index]
 
 
 def test_the_same_date_gives_the_same_deal_from_two_fresh_loads():
-    first = {(d, v): coach.daily_deal(d, *v) for d in DAYS[:10] for v in coach.VARIANT_ORDER}
+    first = {(d, v): daily.daily_deal(d, v) for d in DAYS[:10] for v in VARIANTS}
     fresh_load()
-    second = {(d, v): coach.daily_deal(d, *v) for d in DAYS[:10] for v in coach.VARIANT_ORDER}
+    second = {(d, v): daily.daily_deal(d, v) for d in DAYS[:10] for v in VARIANTS}
     assert first == second
 
 
 def test_daily_deals_differ_between_dates_and_between_rules():
-    for goal, passes in coach.VARIANT_ORDER:
-        deals = [coach.daily_deal(day, goal, passes) for day in DAYS]
+    for goal, passes in VARIANTS_AS_PAIRS:
+        deals = [daily.daily_deal(day, Variant(goal, passes)) for day in DAYS]
         assert len(set(deals)) >= len(DAYS) * 3 // 4, (goal, passes)
-    same = sum(len({coach.daily_deal(day, *v) for v in coach.VARIANT_ORDER}) < 4 for day in DAYS)
+    same = sum(len({daily.daily_deal(day, v) for v in VARIANTS}) < 4 for day in DAYS)
     assert same <= 2
 
 
 def test_every_daily_deal_is_proven_winnable_and_the_solver_agrees():
     for day in DAYS:
-        for goal, passes in coach.VARIANT_ORDER:
-            assert coach.is_proven_winnable(coach.daily_deal(day, goal, passes), goal, passes)
+        for v in VARIANTS:
+            assert winnable.is_proven_winnable(daily.daily_deal(day, v), v)
     for day in DAYS[:4]:
-        for goal, passes in coach.VARIANT_ORDER:
-            number = coach.daily_deal(day, goal, passes)
+        for goal, passes in VARIANTS_AS_PAIRS:
+            number = daily.daily_deal(day, Variant(goal, passes))
             solution = solve(Game(Deal.from_number(number), goal, passes))
             assert solution.winnable is True, (day, goal, passes, number)
             game = Game(Deal.from_number(number), goal, passes)
@@ -164,17 +167,17 @@ def test_today_is_the_utc_date():
     from datetime import UTC, datetime, timezone
 
     late_in_new_york = datetime(2026, 11, 30, 22, 30, tzinfo=timezone(timedelta(hours=-5)))
-    assert coach.today_utc(late_in_new_york) == date(2026, 12, 1)
-    assert coach.today_utc(datetime(2026, 11, 30, 0, 0, tzinfo=UTC)) == date(2026, 11, 30)
+    assert daily.today_utc(late_in_new_york) == date(2026, 12, 1)
+    assert daily.today_utc(datetime(2026, 11, 30, 0, 0, tzinfo=UTC)) == date(2026, 11, 30)
 
 
 # --- published figures --------------------------------------------------------------------------
-def row(goal=Goal.STANDARD, passes=1, wins=900, deals=10_000) -> coach.OddsRow:
-    return coach.OddsRow(goal, passes, 1, deals, wins, deals - wins)
+def row(goal=Goal.STANDARD, passes=1, wins=900, deals=10_000) -> table.OddsRow:
+    return table.OddsRow(goal, passes, 1, deals, wins, deals - wins)
 
 
-def published(rate, *, expect="same", wins=None, deals=None) -> coach.Published:
-    return coach.Published("k", "s", "u", "y", "r", Goal.STANDARD, 1, rate, wins, deals,
+def published(rate, *, expect="same", wins=None, deals=None) -> pub.Published:
+    return pub.Published("k", "s", "u", "y", "r", Goal.STANDARD, 1, rate, wins, deals,
                            "kind", expect, "note")
 
 
@@ -190,19 +193,19 @@ def published(rate, *, expect="same", wins=None, deals=None) -> coach.Published:
 ])
 def test_comparisons_are_judged_from_the_numbers(figure, expect, count, verdict, inside):
     wins, deals = count or (None, None)
-    comparison = coach.compare(published(figure, expect=expect, wins=wins, deals=deals), row())
+    comparison = pub.compare(published(figure, expect=expect, wins=wins, deals=deals), row())
     assert comparison.verdict == verdict
     assert comparison.inside is inside
     assert comparison.difference == pytest.approx(figure - 0.09)
 
 
 def test_every_published_figure_is_set_against_our_row_of_the_same_rules():
-    found = coach.comparisons()
-    assert [c.published.key for c in found] == [p.key for p in coach.PUBLISHED]
+    found = pub.comparisons()
+    assert [c.published.key for c in found] == [p.key for p in pub.PUBLISHED]
     for comparison in found:
         assert (comparison.ours.goal, comparison.ours.passes) == (
             comparison.published.goal, comparison.published.passes)
-    rates = {p.key: p.rate for p in coach.PUBLISHED}
+    rates = {p.key: p.rate for p in pub.PUBLISHED}
     assert rates["morehead-mott-smith"] == 1 / 50
     assert round(100 * rates["solitairewinrates-pyramid-once"], 2) == 9.02
     assert round(100 * rates["solitairewinrates-all-once"], 2) == 6.80
@@ -232,7 +235,7 @@ def test_collect_odds_assembles_the_data_and_marks_short_runs(tmp_path, collect_
     source, fallback, out = tmp_path / "runs", tmp_path / "short", tmp_path / "data"
     source.mkdir()
     fallback.mkdir()
-    for goal, passes in coach.VARIANT_ORDER:
+    for goal, passes in VARIANTS_AS_PAIRS:
         write_run(fallback if passes == 1 else source, goal, passes, 25)
     (source / "standard-2.json").write_text("")  # a run still going: use the fallback...
     write_run(fallback, Goal.STANDARD, 2, 20)
@@ -241,23 +244,23 @@ def test_collect_odds_assembles_the_data_and_marks_short_runs(tmp_path, collect_
 
     rows = collect_odds.collect(source, fallback, out, expect_deals=25)
     assert [(r["goal"], r["passes"]) for r in rows] == [
-        (g.value, p) for g, p in coach.VARIANT_ORDER]
+        (v.goal.value, v.passes) for v in VARIANTS]
     by_key = {f"{r['goal']}-{r['passes']}": r for r in rows}
     assert by_key["standard-3"]["greedy_wins"] == 4
     assert by_key["wholedeck-3"]["greedy_wins"] is None
     assert by_key["standard-3"]["provisional"] is False
     assert by_key["standard-2"]["provisional"] is True  # from the fallback, 20 deals
     assert by_key["standard-1"]["provisional"] is True
-    loaded = coach.load_odds(out / "odds.json")
+    loaded = table.load_odds(out / "odds.json")
     assert loaded[2].greedy_wins == 4 and loaded[2].greedy_rate == 4 / 25
     for r in loaded:
-        found = coach.Verdicts.read(r.goal, r.passes, r.start, coach.verdicts_path(
-            r.goal, r.passes, out / "verdicts"))
+        found = winnable.Verdicts.read(r.variant, r.start,
+                                       winnable.verdicts_path(r.variant, out / "verdicts"))
         assert found.letters.count("W") == r.wins and len(found.letters) == r.deals
 
 
 def test_collect_odds_refuses_a_verdicts_file_that_disagrees(tmp_path, collect_odds):
-    for goal, passes in coach.VARIANT_ORDER:
+    for goal, passes in VARIANTS_AS_PAIRS:
         write_run(tmp_path, goal, passes, 10)
     with gzip.open(tmp_path / "wholedeck-2.txt.gz", "wt", encoding="ascii") as out:
         out.write("W" * 9)
