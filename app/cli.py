@@ -20,7 +20,6 @@ from typing import NoReturn
 from app.engine import (
     DEFAULT_PASSES,
     MAX_DEAL_NUMBER,
-    MIN_DEAL_NUMBER,
     Deal,
     DealError,
     Game,
@@ -53,11 +52,6 @@ def _deal_number(text: str) -> int:
         return Deal.parse_number(text)
     except DealError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    except ValueError:  # e.g. "²", which str.isdigit() lets through
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a deal number: deals are numbered from "
-            f"{MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
-        ) from None
 
 
 def _goal(text: str) -> Goal:

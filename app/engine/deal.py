@@ -23,6 +23,14 @@ PYRAMID_SIZE = 28
 STOCK_SIZE = 24
 MIN_DEAL_NUMBER = 1
 MAX_DEAL_NUMBER = 10**20 - 1
+DEAL_NUMBER_PATTERN = r"[1-9][0-9]{0,19}"
+"""A deal number as links, the API and the stored games write it: plain ASCII digits with no
+sign, separator or leading zero. With at most 20 digits it is always in range (the last deal
+is twenty nines)."""
+_CANONICAL = re.compile(DEAL_NUMBER_PATTERN, re.ASCII)
+TYPED_NUMBER_MAX_LENGTH = 64
+"""Longer typed text is refused before any conversion."""
+NUMBERED = f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
 MS_DEALS_BELOW = 32000
 """PySolFC deals numbers below this with the Microsoft FreeCell generator."""
 
@@ -54,6 +62,14 @@ def covering(index: int) -> tuple[int, ...]:
 
 
 COVERED_BY: tuple[tuple[int, ...], ...] = tuple(covering(i) for i in range(PYRAMID_SIZE))
+
+
+def _in_range(number: int) -> int:
+    if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
+        # A huge int is not written out: past 4,300 digits str() itself raises.
+        shown = f"{number}" if abs(number) < 10**40 else "of more than 40 digits"
+        raise DealError(f"deal number {shown} is out of range: {NUMBERED}")
+    return number
 
 
 def _pysol_order() -> list[Card]:
@@ -91,44 +107,35 @@ class Deal:
         """PySolFC's Pyramid deal ``number`` (1 .. 10**20 - 1)."""
         if isinstance(number, bool) or not isinstance(number, int):
             raise DealError(f"a deal number is a whole number, not {number!r}")
-        if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
-            raise DealError(
-                f"deal number {number} is out of range: "
-                f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
-            )
-        deal = _dealt(number)
+        deal = _dealt(_in_range(number))
         return deal if cls is Deal else cls(deal.pyramid, deal.stock, number)
 
     @staticmethod
     def parse_number(text: str | int) -> int:
-        """Read a deal number from user input, with an error that gives the range."""
+        """Read a deal number as a person types it: spaces, thousands separators (``1,234``,
+        ``1_234``) and a leading ``#`` are fine. Errors give the range."""
         if isinstance(text, int) and not isinstance(text, bool):
-            number = text
-        else:
-            text = str(text)
-            # Length first: int() of thousands of digits is slow, and past 4,300 digits it
-            # raises a ValueError of its own. The widest deal, with separators, is 26 chars.
-            longest = 64
-            if len(text) > longest:
-                raise DealError(
-                    f"a text of {len(text):,} characters is not a deal number: deals are "
-                    f"numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
-                )
-            cleaned = text.strip().replace(",", "").replace("_", "").lstrip("#")
-            if not (cleaned.isascii() and cleaned.isdigit()):
-                raise DealError(
-                    f"{text!r} is not a deal number: deals are numbered from "
-                    f"{MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
-                )
-            number = int(cleaned)
-        if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
-            # A huge int is not written out: past 4,300 digits str() itself raises.
-            shown = f"{number}" if abs(number) < 10**40 else "of more than 40 digits"
-            raise DealError(
-                f"deal number {shown} is out of range: "
-                f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
-            )
-        return number
+            return _in_range(text)
+        text = str(text)
+        # Length first: int() of thousands of digits is slow, and past 4,300 digits it
+        # raises a ValueError of its own. The widest deal, with separators, is 26 chars.
+        if len(text) > TYPED_NUMBER_MAX_LENGTH:
+            raise DealError(f"a text of {len(text):,} characters is not a deal number: "
+                            f"{NUMBERED}")
+        cleaned = text.strip().replace(",", "").replace("_", "").lstrip("#")
+        if not (cleaned.isascii() and cleaned.isdigit()):
+            raise DealError(f"{text!r} is not a deal number: {NUMBERED}")
+        return _in_range(int(cleaned))
+
+    @staticmethod
+    def parse_canonical_number(text: str) -> int:
+        """Read a deal number written the one way links and the API write it
+        (``DEAL_NUMBER_PATTERN``), so that each deal has one link."""
+        if not isinstance(text, str) or not _CANONICAL.fullmatch(text):
+            shown = repr(text) if len(str(text)) <= 30 else "this"
+            raise DealError(f"{shown} is not a deal number written in plain digits with no "
+                            f"leading zero, like 1000: {NUMBERED}")
+        return int(text)  # 20 digits at most: always in range
 
     # --- JSON form (RULES.md) -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

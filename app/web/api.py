@@ -31,7 +31,6 @@ from pydantic import (
     Field,
     StrictBool,
     StrictInt,
-    StringConstraints,
     ValidationError,
 )
 from sqlalchemy.orm import Session
@@ -62,6 +61,7 @@ from app.web.deps import (
     owned_game,
 )
 from app.web.errors import Problem as ErrorProblem
+from app.web.params import DealNumber
 from app.web.view import api_state
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -69,8 +69,6 @@ T = TypeVar("T")
 
 
 LARGEST_EXACT_INTEGER = 2**53 - 1
-DEAL_DIGITS = r"^[1-9][0-9]{0,19}$"
-"""A deal number as a string: 1 to 99999999999999999999 (MAX_DEAL_NUMBER), no leading zero."""
 
 
 class NewGame(BaseModel):
@@ -84,7 +82,7 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     deal: (Annotated[int, Field(ge=MIN_DEAL_NUMBER, le=LARGEST_EXACT_INTEGER)]
-           | Annotated[str, StringConstraints(pattern=DEAL_DIGITS)] | None) = Field(
+           | DealNumber | None) = Field(
         default=None,
         description="PySolFC deal number, 1 to 99999999999999999999; random when omitted. A "
                     f"JSON integer up to {LARGEST_EXACT_INTEGER}, or a string of digits "
@@ -305,7 +303,7 @@ async def create(body: NewGame, request: Request, response: Response, session: S
     def start() -> GameState:
         only_winnable = body.winnable_only and body.deal is None
         if body.deal is not None:
-            number = int(body.deal)
+            number = body.deal
         elif only_winnable:
             number = odds.winnable_deal(Variant(body.goal, body.passes))
         else:

@@ -156,6 +156,12 @@ def install(app: FastAPI) -> None:
             f"{'.'.join(str(p) for p in err['loc'][1:])}: {err['msg']}" for err in found)
         if is_api(request):
             return problem(422, f"The request is not valid: {summary}.", found)
+        if found and all(err["loc"][:1] == ["path"] for err in found):
+            # A page's address that names nothing (a deal link with a deal number written
+            # another way, say): there is no such page.
+            message = "There is nothing at this address: " + "; ".join(
+                err["msg"].removeprefix("Value error, ") for err in found) + "."
+            return error_page(request, 404, TITLES[404], message, link=("/", "Home page"))
         message = f"The request was not understood ({summary})."
         return error_page(request, 400, TITLES[400], message)
 

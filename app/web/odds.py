@@ -12,18 +12,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import BaseModel, Field
 
 from app import odds
-from app.engine import MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, VARIANTS, Deal, Game, Goal
+from app.engine import VARIANTS, Deal, Game, Goal
 from app.engine.solver import solve
 from app.store import deal_verdicts, save_verdict
 from app.web.deps import SessionDep
 from app.web.oddsview import comparison_view, odds_chart, odds_line
+from app.web.params import DealNumber
 from app.web.templating import templates
 
 router = APIRouter()
@@ -62,26 +63,6 @@ class VariantVerdict(BaseModel):
 
 class Problems(BaseModel):
     detail: list[dict] = Field(description="Each problem's place (loc), message and type")
-
-
-def _deal_number(text: str) -> str:
-    """Deal numbers in the path as the deal links write them: plain ASCII digits, no sign,
-    separator or leading zero, from 1 to 99,999,999,999,999,999,999."""
-    if not (text.isascii() and text.isdigit()) or text.startswith("0"):
-        raise ValueError(f"a deal number is written with the digits 0-9 and no leading zero, "
-                         f"from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}")
-    if int(text) > MAX_DEAL_NUMBER:
-        raise ValueError(f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}")
-    return text
-
-
-DealNumber = Annotated[
-    str,
-    Path(min_length=1, max_length=25, description="The deal number, 1 to "
-         f"{MAX_DEAL_NUMBER:,} (PySolFC's), in plain digits", examples=["617"],
-         json_schema_extra={"pattern": "^[1-9][0-9]{0,19}$"}),
-    AfterValidator(_deal_number),
-]
 
 
 # --- the odds ------------------------------------------------------------------------------
@@ -138,7 +119,7 @@ def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
     Each is solved on first request (up to a node limit: ``winnable`` null when it is hit)
     and kept, so asking again is a database read.
     """
-    number = int(n)
+    number = n
     stored = deal_verdicts(session, number)
     session.rollback()  # no transaction stays open while the solver works
     missing = [(v.goal, v.passes) for v in VARIANTS

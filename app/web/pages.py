@@ -12,7 +12,6 @@ of its own (``confirm.html``), so no link, reload or stray click costs a player 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -56,6 +55,7 @@ from app.web.deps import GameDep, LoadedGame, OwnedGame, PlayerDep, SessionDep, 
 from app.web.errors import PageError
 from app.web.flash import Flash
 from app.web.htmx import is_htmx, see_other
+from app.web.params import DealNumber, VersionField
 from app.web.security import absolute_url
 from app.web.templating import templates
 from app.web.view import board_context, describe_hint, describe_move, say_move, with_symbols
@@ -223,29 +223,13 @@ def new_game(
 
 
 # --- deal links and the deal of the day ------------------------------------------------------
-CANONICAL_DEAL = re.compile(r"[1-9][0-9]{0,24}", re.ASCII)
-
-
-def parse_deal_link(number: str) -> Deal:
-    """The path takes the canonical form only (plain ASCII digits, no leading zero), so each
-    deal has one link: ``/deal/1_000``, ``/deal/01`` or ``/deal/%205`` are not deal links."""
-    if not CANONICAL_DEAL.fullmatch(number):
-        raise PageError(404, "No such deal",
-                        "A deal link ends in the deal's number written with plain digits "
-                        "and no leading zero, like /deal/1000.")
-    try:
-        return Deal.from_number(Deal.parse_number(number))
-    except DealError as exc:
-        raise PageError(404, "No such deal", str(exc)) from None
-
-
 @router.get("/deal/{number}", name="deal_link")
-def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, number: str,
+def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
               goal: Annotated[str | None, Query(max_length=20)] = None,
               passes: Annotated[str | None, Query(max_length=5)] = None) -> Response:
     """The share link: start deal ``number`` with these rules at once, unless that would
     abandon a game in progress: then ask (a GET never costs a player a game)."""
-    deal = parse_deal_link(number)
+    deal = Deal.from_number(number)
     chosen_goal, chosen_passes = parse_setup(goal, passes)
     return started(request, session, player_id, deal=deal, goal=chosen_goal,
                    passes=chosen_passes, confirmed=False, reuse=True,
@@ -255,11 +239,11 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
 
 
 @router.post("/deal/{number}", name="deal_start")
-def deal_start(request: Request, session: SessionDep, player_id: PlayerDep, number: str,
+def deal_start(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
                goal: Annotated[str | None, Form(max_length=20)] = None,
                passes: Annotated[str | None, Form(max_length=5)] = None) -> Response:
     """Start the deal of a deal link, the player having agreed to leave their game."""
-    deal = parse_deal_link(number)
+    deal = Deal.from_number(number)
     chosen_goal, chosen_passes = parse_setup(goal, passes)
     record = actions.reusable_start(session, player_id, deal, chosen_goal, chosen_passes)
     return see_other(game_url(record.id))
@@ -315,9 +299,6 @@ def board(request: Request, loaded: GameDep, player_id: PlayerDep,
     response = render_board(request, loaded, player_id, said)
     flash.clear(request, response, loaded.record.id)
     return response
-
-
-VersionField = Annotated[int | None, Form(ge=0, le=2**31)]
 
 
 @router.post("/games/{game_id}/play", name="play")

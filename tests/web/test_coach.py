@@ -74,7 +74,8 @@ def test_the_openapi_schema_documents_the_coach_exactly(client):
         "$ref"].endswith("/VariantVerdict")
     assert "422" in verdict["responses"]
     (parameter,) = verdict["parameters"]
-    assert parameter["schema"]["maxLength"] == 25
+    assert parameter["schema"]["maxLength"] == 20
+    assert parameter["schema"]["pattern"] == "^[1-9][0-9]{0,19}$"
     assert set(schema["components"]["schemas"]["VariantVerdict"]["properties"]) == {
         "goal", "passes", "winnable", "moves"}
     assert "/odds" not in schema["paths"]  # the page is not part of the API

@@ -129,7 +129,7 @@ def test_the_games_index_redirects_home(client):
 def test_only_canonical_deal_links_start_a_deal(client, path):
     response = client.get(f"/deal/{path}", follow_redirects=False)
     assert response.status_code == 404, path
-    assert 'class="panel error"' in response.text and "/deal/1000" in response.text
+    assert 'class="panel error"' in response.text and "no leading zero, like 1000" in response.text
     assert client.get("/api/games/none").status_code == 404  # and no game was started
     assert "data-continue" not in client.get("/").text
 
