@@ -29,7 +29,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, errors, odds, pages, replay, stats
+from app.web import api, errors, handlers, odds, pages, replay, stats
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
 from app.web.security import BodyLimit, CrossSiteGuard, JsonBodies, security_headers
@@ -159,7 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
-    errors.install(app)
+    handlers.install(app)
 
     # Before the routers, so it wins over any older /healthz route among them.
     @app.get("/healthz", name="health", include_in_schema=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
 
@@ -29,6 +30,7 @@ __all__ = [
     "GameConflict",
     "GameEnded",
     "GameRecord",
+    "LoadedGame",
     "abandon_in_progress",
     "count_hint",
     "create_game",
@@ -36,10 +38,12 @@ __all__ = [
     "elapsed_seconds",
     "get_game",
     "latest_unfinished",
+    "load",
     "load_game",
     "mark_abandoned",
     "moves_of",
     "record_result",
+    "reload",
     "save_position",
 ]
 
@@ -221,6 +225,34 @@ def load_game(record: GameRecord) -> Game:
         game = Game.replay(deal_of(record), record.goal, record.passes, moves_of(record))
         positions.put(record, game)
     return game
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    """A stored game and the engine's position, rebuilt from its moves: what every request
+    about one game works on."""
+
+    record: GameRecord
+    game: Game
+
+    @property
+    def version(self) -> int:
+        """Changes with every move and undo: what ``If-Match`` and the board's forms carry."""
+        return self.record.version
+
+
+def load(session: Session, game_id: str) -> LoadedGame | None:
+    """The game ``game_id`` with its position, or None when there is no such game."""
+    record = get_game(session, game_id)
+    return None if record is None else LoadedGame(record, load_game(record))
+
+
+def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
+    """The game as stored now, after a refused or lost write (the transaction is rolled
+    back, and the record read afresh)."""
+    session.rollback()
+    session.refresh(loaded.record)
+    return LoadedGame(loaded.record, load_game(loaded.record))
 
 
 def save_position(session: Session, record: GameRecord, game: Game, *, undo: bool = False,

@@ -47,12 +47,10 @@ from app.engine import (
     MoveError,
     Variant,
 )
-from app.store import GameConflict, elapsed_seconds, get_game, load_game
-from app.web import play as actions
-from app.web import solving
+from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload
+from app.web import actions, solving
 from app.web.deps import (
     GameDep,
-    LoadedGame,
     OwnedGame,
     PlayerDep,
     SessionDep,
@@ -283,13 +281,9 @@ def refusals_as_http() -> Iterator[None]:
         raise HTTPException(409, str(exc)) from None
 
 
-def precondition_failed(session, game_id: str) -> JSONResponse:
+def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
     """412: the game as it is now, with its ETag, so the client can decide again."""
-    session.rollback()
-    record = get_game(session, game_id)
-    assert record is not None
-    session.refresh(record)
-    loaded = LoadedGame(record, load_game(record))
+    loaded = reload(session, stale)
     return JSONResponse(state(loaded).model_dump(mode="json", by_alias=True), status_code=412,
                         headers={"ETag": etag(loaded)})
 
@@ -311,7 +305,7 @@ async def create(body: NewGame, request: Request, response: Response, session: S
         record = actions.start(session, player_id, Deal.from_number(number), body.goal,
                                body.passes, winnable_only=only_winnable)
         response.headers["Location"] = str(request.url_for("read_game", game_id=record.id))
-        return with_etag(response, LoadedGame(record, load_game(record)))
+        return with_etag(response, load(session, record.id))
 
     return await in_one_hop(session, start)
 
@@ -356,7 +350,7 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
                 chosen = Move.from_dict(body.model_dump(exclude_none=True))
                 actions.play(session, owned, chosen, expected_version=version)
         except actions.VersionMismatch:
-            return precondition_failed(session, owned.record.id)
+            return precondition_failed(session, owned)
         return with_etag(response, owned)
 
     return await in_one_hop(session, play)
@@ -374,7 +368,7 @@ async def undo(request: Request, game_id: str, session: SessionDep, response: Re
             with refusals_as_http():
                 actions.undo(session, owned, expected_version=expected_version(if_match))
         except actions.VersionMismatch:
-            return precondition_failed(session, owned.record.id)
+            return precondition_failed(session, owned)
         return with_etag(response, owned)
 
     return await in_one_hop(session, take_back)

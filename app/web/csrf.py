@@ -23,6 +23,8 @@ from fastapi import Request
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from app.web.errors import PageError
+
 HEADER = "X-CSRF-Token"
 FIELD = "csrf_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -45,8 +47,6 @@ async def require_csrf(request: Request) -> None:
         value = (await request.form()).get(FIELD)  # parsed once; the route's Form() reuses it
         sent = value if isinstance(value, str) else None
     if not sent or not hmac.compare_digest(sent, token_for(request)):
-        from app.web.errors import PageError  # errors -> templating -> this module
-
         raise PageError(
             403, "This page has expired",
             "The form did not come from this site's own page (or the page is too old). Go back, "

@@ -12,16 +12,14 @@ each such hop costs more CPU than these functions themselves (measured: bench/lo
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.engine import Game
 from app.settings import Settings
-from app.store import GameRecord, get_game, load_game
+from app.store import LoadedGame, load
 from app.web.errors import PageError, is_api
 
 
@@ -54,27 +52,14 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[str, Depends(get_player_id)]
 
 
-@dataclass(slots=True)
-class LoadedGame:
-    """A stored game and the engine's position, rebuilt from its moves."""
-
-    record: GameRecord
-    game: Game
-
-    @property
-    def version(self) -> int:
-        """Changes with every move and undo: what ``If-Match`` and the board's forms carry."""
-        return self.record.version
-
-
 def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> LoadedGame:
-    record = get_game(session, game_id)
-    if record is None:
+    loaded = load(session, game_id)
+    if loaded is None:
         if is_api(request):
             raise HTTPException(404, f"no game {game_id!r}")
         raise PageError(404, "No such game",
                         "This game does not exist. Start a new one from the home page.")
-    return LoadedGame(record, load_game(record))
+    return loaded
 
 
 GameDep = Annotated[LoadedGame, Depends(get_loaded_game)]

@@ -1,4 +1,8 @@
-"""Errors as the player sees them: a friendly page for the HTML routes, JSON for the API.
+"""Errors as the player sees them: the words, the API's one error shape, and its schema.
+
+The handlers that turn exceptions into answers (a friendly page for the HTML routes, JSON for
+the API) are in ``handlers``; this module imports nothing else of the web layer, so any part
+of it may raise a ``PageError``.
 
 No answer ever carries a traceback or echoes what was sent: FastAPI's own validation answer
 repeats each bad ``input``, which cannot even be written as JSON when it is ``NaN`` or
@@ -17,22 +21,17 @@ is kept about it: the next request tries the database again, so the app recovers
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.store.db import DatabaseUnavailable
-from app.web.templating import templates
-
-log = logging.getLogger("pyramid.web")
 
 TITLES = {
     400: "That didn't work",
@@ -79,16 +78,6 @@ def is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-def error_page(request: Request, status_code: int, title: str, message: str,
-               link: tuple[str, str] | None = None,
-               headers: dict[str, str] | None = None) -> Response:
-    return templates.TemplateResponse(
-        request, "error.html",
-        {"status_code": status_code, "title": title, "message": message, "link": link},
-        status_code=status_code, headers=headers,
-    )
-
-
 CLEARER = {
     "int_type": "Input should be a whole number written as a JSON integer, like 42 "
                 "(not a string, a boolean or a decimal)",
@@ -126,64 +115,6 @@ def problem(status_code: int, detail: str, errors: list[dict[str, Any]] | None =
 BODY_NOT_JSON = "There was an error parsing the body"
 """FastAPI's 400 for a body that is not JSON at all: answered here as a 422 like any other
 invalid body, so a client meets one kind of answer for "your request is malformed"."""
-
-
-def install(app: FastAPI) -> None:
-    """Register the handlers on ``app``."""
-
-    @app.exception_handler(PageError)
-    async def _page_error(request: Request, exc: PageError) -> Response:
-        return error_page(request, exc.status_code, exc.title, exc.message, exc.link)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        headers = dict(exc.headers) if exc.headers else None
-        if is_api(request):
-            detail = exc.detail if isinstance(exc.detail, str) else "Request refused."
-            if exc.status_code == 400 and detail == BODY_NOT_JSON:
-                return problem(422, "The body is not valid JSON.",
-                               [{"loc": ["body"], "msg": "Invalid JSON", "type": "json_invalid"}])
-            return problem(exc.status_code, detail, headers=headers)
-        message = MESSAGES.get(exc.status_code) or (
-            exc.detail if isinstance(exc.detail, str) else "Something went wrong.")
-        return error_page(request, exc.status_code, TITLES.get(exc.status_code, "Error"),
-                          message, headers=headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        found = problems(exc)
-        summary = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'][1:])}: {err['msg']}" for err in found)
-        if is_api(request):
-            return problem(422, f"The request is not valid: {summary}.", found)
-        if found and all(err["loc"][:1] == ["path"] for err in found):
-            # A page's address that names nothing (a deal link with a deal number written
-            # another way, say): there is no such page.
-            message = "There is nothing at this address: " + "; ".join(
-                err["msg"].removeprefix("Value error, ") for err in found) + "."
-            return error_page(request, 404, TITLES[404], message, link=("/", "Home page"))
-        message = f"The request was not understood ({summary})."
-        return error_page(request, 400, TITLES[400], message)
-
-    async def _database_unavailable(request: Request, exc: Exception) -> Response:
-        log.error("Database unavailable on %s %s: %s", request.method, request.url.path,
-                  exc, exc_info=exc)
-        if is_api(request):
-            return problem(503, "The database is unavailable, so the request was not "
-                                "completed. Please try again shortly.")
-        return error_page(request, 503, TITLES[503], MESSAGES[503])
-
-    for kind in DATABASE_ERRORS:
-        app.add_exception_handler(kind, _database_unavailable)
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> Response:
-        """Anything unforeseen: logged in full here, a short apology to the caller."""
-        log.error("Unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-        if is_api(request):
-            return problem(500, "Internal server error: the request was not completed. "
-                                "Please try again.")
-        return error_page(request, 500, TITLES[500], MESSAGES[500])
 
 
 # --- the OpenAPI schema ------------------------------------------------------------------------

@@ -43,15 +43,16 @@ from app.settings import PROJECT_DIR
 from app.store import (
     GameConflict,
     GameRecord,
+    LoadedGame,
     elapsed_seconds,
     latest_unfinished,
+    reload,
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import flash, solving
-from app.web import play as actions
+from app.web import actions, flash, solving
 from app.web.csrf import require_csrf
-from app.web.deps import GameDep, LoadedGame, OwnedGame, PlayerDep, SessionDep, SettingsDep
+from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
 from app.web.flash import Flash
 from app.web.htmx import is_htmx, see_other
@@ -123,7 +124,7 @@ def answer(request: Request, loaded: LoadedGame, player_id: str, said: Said) -> 
 def conflict(request: Request, session, loaded: LoadedGame, player_id: str,
              exc: GameConflict) -> Response:
     """The board as stored now, after an input made on an older board: 409, and no move."""
-    fresh = actions.reload(session, loaded)
+    fresh = reload(session, loaded)
     return render_board(request, fresh, player_id, Said(str(exc), refused=True),
                         status_code=409)
 

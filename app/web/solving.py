@@ -24,8 +24,7 @@ import anyio.to_thread
 from app.engine import Deal, Game, Goal, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, hint, solve
-from app.store import GameRecord, deal_of, moves_of
-from app.web.deps import LoadedGame
+from app.store import GameRecord, LoadedGame, deal_of, moves_of
 
 SEARCHES = 2
 """Searches at once: one a core on the machines we run on."""

@@ -1,6 +1,6 @@
 """The few things a player does to a stored game, shared by the pages and the JSON API.
 
-Each function takes a game already loaded (``deps.LoadedGame``: the route's ``OwnedGame``),
+Each function takes a game already loaded (a ``LoadedGame``: the route's ``OwnedGame``),
 lets the engine judge, saves, and commits, so a route is left to parse its input and render
 the result. The engine is the only judge of what is legal.
 
@@ -27,14 +27,13 @@ from app.settings import Settings
 from app.store import (
     GameConflict,
     GameRecord,
+    LoadedGame,
     abandon_in_progress,
     count_hint,
     create_game,
     latest_unfinished,
-    load_game,
     save_position,
 )
-from app.web.deps import LoadedGame
 
 ATTEMPTS = 3
 """Starting a game retries when a move in another tab races the abandoning of the old game."""
@@ -90,13 +89,6 @@ def undo(session: Session, loaded: LoadedGame,
     move = loaded.game.undo()
     _saved(session, loaded, expected_version, undo=True)
     return move
-
-
-def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
-    """The game as stored now (after a refused or lost write)."""
-    session.rollback()
-    session.refresh(loaded.record)
-    return LoadedGame(loaded.record, load_game(loaded.record))
 
 
 # --- hints ---------------------------------------------------------------------------------
