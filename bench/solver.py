@@ -120,7 +120,7 @@ def time_analysis(goal: str, passes: int, deals: int, start: int) -> dict[str, f
             won += 1
             continue
         t0 = time.perf_counter()
-        result = analyse(game.deal, goal, passes, game.moves)
+        result = analyse(game)
         elapsed = time.perf_counter() - t0
         seconds.append(elapsed)
         slowest = max(slowest, (elapsed, number))

@@ -21,14 +21,11 @@ means "could not be decided", never a guess.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .deal import Deal
 from .game import Game
 from .moves import Move
 from .solver import HINT_NODE_LIMIT, Solution, solve
-from .variant import Goal
 
 ANALYSIS_NODE_LIMIT = HINT_NODE_LIMIT
 """Per solve: about a second of search at most, as for a hint."""
@@ -67,12 +64,12 @@ class Analysis:
 class _Prefixes:
     """The game after any number of its moves, with each position's solve kept."""
 
-    def __init__(self, deal: Deal, goal: Goal | str, passes: int, moves: Iterable[Move],
-                 node_limit: int | None) -> None:
-        self.game = Game.replay(deal, goal, passes, moves)  # raises IllegalMove, numbered
+    def __init__(self, game: Game, node_limit: int | None,
+                 known: Solution | None = None) -> None:
+        self.game = game.copy()  # walked back and forth by undo and play
         self.moves = tuple(self.game.moves)
         self.node_limit = node_limit
-        self.solutions: dict[int, Solution] = {}
+        self.solutions: dict[int, Solution] = {} if known is None else {len(self.moves): known}
         self.proven_winnable: dict[int, tuple[Move, ...]] = {}
         """Positions known winnable without a solve of their own, with a winning line."""
         self.nodes = 0
@@ -130,15 +127,13 @@ def _first_lost(prefixes: _Prefixes, low: int, high: int) -> int | None:
             high = middle
 
 
-def analyse(deal: Deal, goal: Goal | str, passes: int, moves: Iterable[Move],
-            node_limit: int | None = ANALYSIS_NODE_LIMIT) -> Analysis:
-    """Find where the game (deal, goal, passes, moves) was lost; see ``Analysis``.
+def analyse(game: Game, node_limit: int | None = ANALYSIS_NODE_LIMIT) -> Analysis:
+    """Find where ``game`` was lost; see ``Analysis``. The game itself is left as it is.
 
-    ``node_limit`` applies to each solve (None: no limit, every answer decided). An illegal
-    move raises ``IllegalMove`` saying which move it was.
+    ``node_limit`` applies to each solve (None: no limit, every answer decided).
     """
     began = time.perf_counter()
-    prefixes = _Prefixes(deal, goal, passes, moves, node_limit)
+    prefixes = _Prefixes(game, node_limit)
     n = len(prefixes.moves)
     outcome = prefixes.game.outcome()
     won = outcome is not None and outcome.won
@@ -168,12 +163,13 @@ def analyse(deal: Deal, goal: Goal | str, passes: int, moves: Iterable[Move],
     )
 
 
-def winnable_until(deal: Deal, goal: Goal | str, passes: int, moves: Iterable[Move],
-                   node_limit: int | None = ANALYSIS_NODE_LIMIT) -> int | None:
+def winnable_until(game: Game, node_limit: int | None = ANALYSIS_NODE_LIMIT,
+                   known: Solution | None = None) -> int | None:
     """How many moves must be undone to get back to a winnable position: 0 when the current
     position is winnable (or won); None when no position of the game is winnable (the deal
-    never was) or that could not be decided at the node limit."""
-    prefixes = _Prefixes(deal, goal, passes, moves, node_limit)
+    never was) or that could not be decided at the node limit. ``known`` is the current
+    position's solve when the caller has made it already (it is not searched again)."""
+    prefixes = _Prefixes(game, node_limit, known)
     n = len(prefixes.moves)
     end = prefixes.winnable(n)
     if end is not False:

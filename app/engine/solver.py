@@ -22,6 +22,7 @@ from .cards import Card
 from .deal import COVERED_BY, PYRAMID_SIZE
 from .game import Game, Goal
 from .moves import Move, Op
+from .outcome import game_over
 
 KINGS = 1
 FORCED_PAIRS = 2
@@ -164,12 +165,15 @@ def _covers(low: int, high: int) -> bool:
     return False
 
 
-def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT) -> Hint:
+def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT,
+         solution: Solution | None = None) -> Hint:
     """The first move of a winning line, or, when none exists, the move that keeps most cards
-    removable (ties go to the move that removes most cards, then to the engine's move order)."""
+    removable (ties go to the move that removes most cards, then to the engine's move order).
+    ``solution`` is the position's solve when the caller has made it already."""
     if game.is_over():
-        return Hint(None, None, "The game is over.")
-    solution = solve(game, node_limit=node_limit)
+        return Hint(None, None, game_over(game.status, game.outcome()))
+    if solution is None:
+        solution = solve(game, node_limit=node_limit)
     if solution.winnable and solution.moves:
         move = solution.moves[0]
         return Hint(move, True, f"{_say(move)}: this deal can still be won.")

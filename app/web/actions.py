@@ -22,7 +22,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.engine import Deal, Game, Goal, IllegalMove, Move, game_over
+from app.engine import Deal, IllegalMove, Move, Variant, game_over
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -122,14 +122,14 @@ def _committed_start(session: Session, make) -> GameRecord:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def start(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int, *,
+def start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
           daily: date | None = None, winnable_only: bool = False) -> GameRecord:
     """A new game; the player's games in progress with moves become abandoned."""
 
     def make() -> GameRecord:
         abandon_in_progress(session, player_id)
-        return create_game(session, player_id, deal, goal, passes, daily=daily,
-                           winnable_only=winnable_only)
+        return create_game(session, player_id, deal, variant.goal, variant.passes,
+                           daily=daily, winnable_only=winnable_only)
 
     return _committed_start(session, make)
 
@@ -138,37 +138,33 @@ def restart(session: Session, loaded: LoadedGame, player_id: str) -> GameRecord:
     """A fresh game of the same deal and rules; the old one, if in progress with moves, is
     abandoned. A second click (or a retry) finds the fresh game and returns it again."""
     record, game = loaded.record, loaded.game
-    return reusable_start(session, player_id, game.deal, game.goal, game.passes,
+    return reusable_start(session, player_id, game.deal, game.variant,
                           daily=record.daily, winnable_only=record.winnable_only)
 
 
-def reusable_start(session: Session, player_id: str, deal: Deal, goal: Goal | str,
-                   passes: int, *, daily: date | None = None,
-                   winnable_only: bool = False) -> GameRecord:
+def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
+                   daily: date | None = None, winnable_only: bool = False) -> GameRecord:
     """Start ``deal`` unless the player's newest game is that same deal, untouched.
 
     Opening a deal link twice (a reload, a double click) then does not leave empty games about.
     Either way the player's other games in progress with moves are abandoned.
     """
-    game = Game(deal, goal, passes)
 
     def make() -> GameRecord:
         latest = latest_unfinished(session, player_id)
-        if latest is not None and is_fresh_game_of(latest, game):
+        if latest is not None and is_fresh_game_of(latest, deal, variant):
             abandon_in_progress(session, player_id, keep=latest.id)
             return latest
         abandon_in_progress(session, player_id)
-        return create_game(session, player_id, deal, goal, passes, daily=daily,
-                           winnable_only=winnable_only)
+        return create_game(session, player_id, deal, variant.goal, variant.passes,
+                           daily=daily, winnable_only=winnable_only)
 
     return _committed_start(session, make)
 
 
-def is_fresh_game_of(record: GameRecord, game: Game) -> bool:
-    """Is ``record`` an untouched game of ``game``'s deal and rules?"""
-    deal = game.deal
-    return (record.move_count == 0 and record.goal == game.goal.value
-            and record.passes == game.passes
+def is_fresh_game_of(record: GameRecord, deal: Deal, variant: Variant) -> bool:
+    """Is ``record`` an untouched game of this deal and these rules?"""
+    return (record.move_count == 0 and record.variant == variant
             and record.deal_number == (str(deal.number) if deal.number is not None else None)
             and (deal.number is not None or record.deal_text == deal.to_text()))
 

@@ -4,7 +4,7 @@ Moves use RULES.md's JSON form. The caller's player cookie owns the games it cre
 engine judges every move and its reason comes back with a 422 when a move is illegal.
 
 The routes that bots call most (start, read, move, undo) are ``async def`` and do all their
-database work in one call on a worker thread (``in_one_hop``). FastAPI runs each plain
+database work in one call on a worker thread (``threads.in_one_hop``). FastAPI runs each plain
 ``def`` dependency and route on a worker thread of its own, and checks a plain route's answer
 on another: five hops a read and eight a move, which cost more CPU than the move itself and
 stall the event loop under load (bench/load.py). So these routes take the game
@@ -16,12 +16,10 @@ the dependencies would: an unknown game is a 404 whatever the body, then a malfo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal, TypeVar
 
-from anyio import CapacityLimiter, to_thread
-from anyio.lowlevel import RunVar
 from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -33,8 +31,6 @@ from pydantic import (
     StrictInt,
     ValidationError,
 )
-from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
 
 from app import odds
 from app.engine import (
@@ -60,6 +56,7 @@ from app.web.deps import (
 )
 from app.web.errors import Problem as ErrorProblem
 from app.web.params import DealNumber
+from app.web.threads import in_one_hop, in_thread
 from app.web.view import api_state
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -217,42 +214,6 @@ def move_body(raw: bytes) -> MoveIn:
              for err in exc.errors(include_url=False, include_input=False)]) from None
 
 
-API_THREADS = 2
-"""Worker threads that may run these routes' database work at once, per process. FastAPI's
-pool allows 40; but the work is mostly Python holding the GIL, SQLite takes one writer at a
-time, and a local PostgreSQL answers in well under a millisecond, so more threads only take
-turns at the GIL (and at the connection pool). Measured with bench/load.py: 4 threads cost
-10-28% less CPU per move than 16 or 40 (50 players without pauses, SQLite and PostgreSQL);
-with PostgreSQL, two processes and 100 players, 2 threads gave a lower move p99 than 4 in
-four of five paired runs (medians 34.6 against 49.0 ms; both arms measured before the bench
-client's own collector pauses were taken out of its figures)."""
-
-_api_threads: RunVar[CapacityLimiter] = RunVar("pyramid_api_threads")
-
-
-def api_threads() -> CapacityLimiter:
-    """This event loop's limiter for ``in_one_hop`` (one per loop, as anyio's own)."""
-    try:
-        return _api_threads.get()
-    except LookupError:
-        limiter = CapacityLimiter(API_THREADS)
-        _api_threads.set(limiter)
-        return limiter
-
-
-async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
-    """Run a route's database work on a worker thread and close its session there as well,
-    so that ``get_session`` has no transaction left to end on a hop of its own."""
-
-    def run() -> T:
-        try:
-            return work()
-        finally:
-            session.close()
-
-    return await to_thread.run_sync(run, limiter=api_threads())
-
-
 ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": Problem, "description": "The game belongs to another player"},
     404: {"model": Problem, "description": "No such game"},
@@ -288,7 +249,7 @@ def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
                         headers={"ETag": etag(loaded)})
 
 
-@router.post("/games", status_code=201, response_model=GameState)
+@router.post("/games", status_code=201, response_model=GameState, name="api_create")
 async def create(body: NewGame, request: Request, response: Response, session: SessionDep,
                  settings: SettingsDep, player_id: PlayerDep) -> GameState:
     """Start a game for the caller's player cookie (one is issued if the caller has none).
@@ -302,15 +263,15 @@ async def create(body: NewGame, request: Request, response: Response, session: S
             number = odds.winnable_deal(Variant(body.goal, body.passes))
         else:
             number = actions.random_deal_number(settings)
-        record = actions.start(session, player_id, Deal.from_number(number), body.goal,
-                               body.passes, winnable_only=only_winnable)
-        response.headers["Location"] = str(request.url_for("read_game", game_id=record.id))
+        record = actions.start(session, player_id, Deal.from_number(number),
+                               Variant(body.goal, body.passes), winnable_only=only_winnable)
+        response.headers["Location"] = str(request.url_for("api_read", game_id=record.id))
         return with_etag(response, load(session, record.id))
 
     return await in_one_hop(session, start)
 
 
-@router.get("/games/{game_id}", response_model=GameState, name="read_game",
+@router.get("/games/{game_id}", response_model=GameState, name="api_read",
             responses={404: ERRORS[404]})
 async def read(request: Request, game_id: str, session: SessionDep,
                response: Response) -> GameState:
@@ -322,7 +283,7 @@ async def read(request: Request, game_id: str, session: SessionDep,
     return await in_one_hop(session, look)
 
 
-@router.post("/games/{game_id}/moves", response_model=GameState,
+@router.post("/games/{game_id}/moves", response_model=GameState, name="api_move",
              responses={**ERRORS, 422: {"model": Problem, "description": "Illegal move"}},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": MoveIn.model_json_schema()}}}})
@@ -337,8 +298,7 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
         # A streamed body can still turn out too large (413) while it is read: find the game
         # first, so that an unknown game is a 404 whatever the body. A declared length has
         # been checked already, so reading such a body first changes no answer.
-        found = await to_thread.run_sync(get_loaded_game, request, game_id, session,
-                                         limiter=api_threads())
+        found = await in_thread(get_loaded_game, request, game_id, session)
     raw = await request.body()
 
     def play() -> Any:
@@ -356,7 +316,7 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
     return await in_one_hop(session, play)
 
 
-@router.post("/games/{game_id}/undo", response_model=GameState,
+@router.post("/games/{game_id}/undo", response_model=GameState, name="api_undo",
              responses={**ERRORS, 422: {"model": Problem, "description": "Nothing to undo"}})
 async def undo(request: Request, game_id: str, session: SessionDep, response: Response,
                player_id: PlayerDep, if_match: IfMatch = None) -> Any:
@@ -374,7 +334,7 @@ async def undo(request: Request, game_id: str, session: SessionDep, response: Re
     return await in_one_hop(session, take_back)
 
 
-@router.post("/games/{game_id}/hint", response_model=HintOut,
+@router.post("/games/{game_id}/hint", response_model=HintOut, name="api_hint",
              responses={403: ERRORS[403], 404: ERRORS[404],
                         422: {"model": Problem, "description": "The game is over"},
                         429: {"model": Problem, "description": "A hint is still running"}})
@@ -383,7 +343,7 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
     search runs in the solver's bounded pool (``solving``), never on the event loop."""
     try:
         with refusals_as_http():
-            await run_in_threadpool(actions.count_hint_on, session, owned)
+            await in_thread(actions.count_hint_on, session, owned)
         advice, until = await solving.advise(owned, player_id)
     except solving.SolverBusy as exc:
         raise HTTPException(429, str(exc)) from None
@@ -392,7 +352,7 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
                    message=advice.message)
 
 
-@router.get("/games/{game_id}/analysis", response_model=AnalysisOut,
+@router.get("/games/{game_id}/analysis", response_model=AnalysisOut, name="api_analysis",
             responses={403: ERRORS[403], 404: ERRORS[404],
                        429: {"model": Problem, "description": "The solver is busy"}})
 async def analysis(loaded: GameDep, player_id: PlayerDep) -> AnalysisOut:

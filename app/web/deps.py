@@ -16,11 +16,11 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
-from starlette.concurrency import run_in_threadpool
 
 from app.settings import Settings
 from app.store import LoadedGame, load
 from app.web.errors import PageError, is_api
+from app.web.threads import in_thread
 
 
 async def get_session(request: Request) -> AsyncIterator[Session]:
@@ -34,7 +34,7 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
         yield session
     finally:
         if session.in_transaction():
-            await run_in_threadpool(session.close)
+            await in_thread(session.close)
         else:
             session.close()
 

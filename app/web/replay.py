@@ -11,22 +11,25 @@ display name appears if they set one; their player id never does.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine import Game, GameStatus, ended_reason
-from app.store import deal_of, display_name, get_game, moves_of
+from app.engine import GameStatus, ended_reason
+from app.store import display_name, load
 from app.web import solving
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
-from app.web.statsview import RESULT_LABELS, deal_link
+from app.web.links import deal_path, path_for
+from app.web.statsview import RESULT_LABELS
 from app.web.templating import templates
 from app.web.view import board_context, describe_step, format_duration
 
 router = APIRouter(include_in_schema=False)
+T = TypeVar("T")
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse, name="replay")
@@ -36,63 +39,77 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
            win_from: Annotated[int | None, Query(ge=0, le=100_000)] = None) -> Response:
     """The replay of an ended game; with ``win_from=K``, the game's first K moves followed by a
     winning line the solver found from there (what the player could have done instead)."""
-    record = get_game(session, game_id)
-    if record is None:
+    loaded = load(session, game_id)
+    if loaded is None:
         raise PageError(404, "No such game",
                         "There is no game at this address: it may have been deleted when its "
                         "player reset their statistics.")
+    record, game = loaded.record, loaded.game
+    mine = record.player_id == player_id
     if not record.game_status.ended:
-        mine = record.player_id == player_id
         raise PageError(409, "Not finished yet",
                         "This game is still being played: its replay opens once it has ended."
                         + (" Finish it, or start another game, first." if mine else ""),
-                        link=(f"/games/{game_id}", "Go to the game" if mine else "Watch it now"))
-    moves = moves_of(record)
+                        link=(path_for(request, "board", game_id=game_id),
+                              "Go to the game" if mine else "Watch it now"))
+    lost_at = None
     if win_from is not None:
-        try:
-            line = (solving.POOL.run_from_thread(
-                player_id, solving.winning_line, deal_of(record), record.goal, record.passes,
-                moves[:win_from]) if win_from <= len(moves) else None)
-        except solving.SolverBusy as exc:
-            raise PageError(503, "The solver is busy", str(exc),
-                            link=(f"/games/{game_id}/replay", "Watch the game's replay")) from None
+        game = game.copy()
+        while len(game.moves) > win_from:
+            game.undo()
+        line = solved(request, player_id, solving.winning_line, game) if len(
+            game.moves) == win_from else None
         if line is None:
             raise PageError(404, "No winning line from there",
                             "The solver found no win from that point of this game.",
-                            link=(f"/games/{game_id}/replay", "Watch the game's replay"))
-        moves = moves[:win_from] + list(line)
+                            link=(path_for(request, "replay", game_id=game_id),
+                                  "Watch the game's replay"))
+        for move in line:
+            game.play(move)
+    elif record.game_status is GameStatus.LOST:
+        # Without the mark rather than not at all when the solver is busy.
+        found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
+        lost_at = found.lost_at if found is not None else None
+    outcome = game.outcome()
+    moves = list(game.moves)
     last = len(moves)
     step = min(step, last)
-    game = Game.replay(deal_of(record), record.goal, record.passes, moves[:step])
-    final = Game.replay(deal_of(record), record.goal, record.passes, moves)
-    outcome = final.outcome()
-    context: dict[str, Any] = board_context(record, game, elapsed=record.seconds or 0,
+    shown = game.copy()  # the final position, walked back to the step shown
+    while len(shown.moves) > step:
+        shown.undo()
+    context: dict[str, Any] = board_context(record, shown, elapsed=record.seconds or 0,
                                             can_play=False, replay=True)
-    lost_at = None
-    if record.game_status is GameStatus.LOST and win_from is None:
-        try:
-            lost_at = solving.POOL.run_from_thread(
-                player_id, solving.analysis_of_ended, record).lost_at
-        except solving.SolverBusy:
-            lost_at = None  # the move list is shown without the mark rather than not at all
     context.update(
         step=step,
         last=last,
         steps=[describe_step(move) for move in moves],
         autoplay=play and step < last,
         win_from=win_from,
-        base=f"/games/{game_id}/replay?" + (f"win_from={win_from}&" if win_from is not None
-                                            else "") + "step=",
+        base=path_for(request, "replay", query={"win_from": win_from}, game_id=game_id)
+        + ("&" if win_from is not None else "?") + "step=",
         owner_name=display_name(session, record.player_id),
         result=record.status,
         result_label=RESULT_LABELS[record.status],
         lost_at=lost_at,
         result_reason=ended_reason(record.game_status, outcome),
         duration=format_duration(record.seconds or 0),
-        deal_again=deal_link(record.deal_number, record.goal, record.passes),
-        mine=record.player_id == player_id,
+        deal_again=deal_path(request, record.deal_number, record.variant),
+        mine=mine,
     )
-    if is_htmx(request):
-        return templates.TemplateResponse(request, "replay.html", context, block_name="stage")
-    return templates.TemplateResponse(request, "replay.html", context)
+    blocks = {"block_name": "stage"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "replay.html", context, **blocks)
 
+
+def solved(request: Request, player_id: str, work: Callable[..., T], *args: Any,
+           busy_ok: bool = False) -> T | None:
+    """``work(*args)`` in the solver's pool; when it is busy, None (``busy_ok``) or a page
+    that says so."""
+    try:
+        return solving.POOL.run_from_thread(player_id, work, *args)
+    except solving.SolverBusy as exc:
+        if busy_ok:
+            return None
+        game_id = request.path_params["game_id"]
+        raise PageError(503, "The solver is busy", str(exc),
+                        link=(path_for(request, "replay", game_id=game_id),
+                              "Watch the game's replay")) from None

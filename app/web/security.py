@@ -32,7 +32,6 @@ import html
 import json
 from urllib.parse import urlsplit
 
-from fastapi import Request
 from secure import (
     ContentSecurityPolicy,
     ReferrerPolicy,
@@ -227,15 +226,3 @@ class JsonBodies:
                              "Content-Type: application/json.")
                 return
         await self.app(scope, receive, send)
-
-
-# --- absolute links ------------------------------------------------------------------------
-def absolute_url(request: Request, path: str) -> str:
-    """The absolute URL of ``path`` (which starts with one ``/``, and may have a query) for
-    share and export links: from BASE_URL when set, else from the request's scheme and Host,
-    which TrustedHostMiddleware has already checked against ALLOWED_HOSTS."""
-    if not path.startswith("/") or path.startswith("//"):
-        raise ValueError(f"absolute_url takes a path starting with a single '/', not {path!r}")
-    settings: Settings = request.app.state.settings
-    base = settings.base_url or str(request.base_url).rstrip("/")
-    return base + path

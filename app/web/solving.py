@@ -7,30 +7,36 @@ thread, unlike a semaphore in FastAPI's thread pool, which would starve the othe
 player has one search at a time, and when ``QUEUE`` requests already wait the answer is "busy,
 try again" rather than a longer queue. An ended game never changes, so its analysis is computed
 once per process and kept (a cache, not state: any process recomputes the same answer).
+
+Each function takes the position the route already holds and searches it once: a hint on a
+lost position reuses its own solve to count the moves back to a winnable one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, TypeVar
 
 import anyio
 import anyio.from_thread
-import anyio.to_thread
 
-from app.engine import Deal, Game, Goal, Move
+from app.engine import Game, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, hint, solve
-from app.store import GameRecord, LoadedGame, deal_of, moves_of
+from app.store import LoadedGame
+from app.web.threads import in_thread
 
 SEARCHES = 2
 """Searches at once: one a core on the machines we run on."""
 QUEUE = 32
 """Requests that may wait for a search before the answer is "busy"."""
 LINE_NODE_LIMIT = HINT_NODE_LIMIT
+ENDED_KEPT = 512
+"""Analyses of ended games kept per process."""
 
 T = TypeVar("T")
 
@@ -68,7 +74,7 @@ class SolverPool:
         self._players.add(player_id)
         self._waiting += 1
         try:
-            return await anyio.to_thread.run_sync(work, *args, limiter=limiter)
+            return await in_thread(work, *args, limiter=limiter)
         finally:
             self._waiting -= 1
             self._players.discard(player_id)
@@ -82,10 +88,9 @@ POOL = SolverPool()
 
 
 def _advice(game: Game) -> tuple[Hint, int | None]:
-    advice = hint(game)
-    until = None
-    if advice.winnable is False:
-        until = winnable_until(game.deal, game.goal, game.passes, list(game.moves))
+    solution = solve(game, node_limit=HINT_NODE_LIMIT)
+    advice = hint(game, solution=solution)
+    until = winnable_until(game, known=solution) if advice.winnable is False else None
     return advice, until
 
 
@@ -96,29 +101,50 @@ async def advise(loaded: LoadedGame, player_id: str) -> tuple[Hint, int | None]:
 
 
 async def where_it_went_wrong(loaded: LoadedGame, player_id: str) -> Analysis:
+    return await POOL.run(player_id, analysis_of, loaded)
+
+
+class _Kept:
+    """The analyses of ended games, by game id and stored moves (an ended game's moves never
+    change, so an entry can never be stale), at most ``size`` of them."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
+        self.lock = threading.Lock()  # the pool's threads share it
+
+    def get(self, key: tuple[str, str]) -> Analysis | None:
+        with self.lock:
+            found = self.entries.get(key)
+            if found is not None:
+                self.entries.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str], analysis: Analysis) -> None:
+        with self.lock:
+            self.entries[key] = analysis
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+_ended = _Kept(ENDED_KEPT)
+
+
+def analysis_of(loaded: LoadedGame) -> Analysis:
+    """Where the game went wrong (call it in the pool); an ended game's is computed once per
+    process."""
     record = loaded.record
-    if record.game_status.ended:
-        return await POOL.run(player_id, analysis_of_ended, record)
-    game = loaded.game
-    return await POOL.run(player_id, analyse, game.deal, game.goal, game.passes,
-                          list(game.moves))
+    if not record.game_status.ended:
+        return analyse(loaded.game)
+    key = (record.id, record.moves)
+    found = _ended.get(key)
+    if found is None:
+        found = analyse(loaded.game)
+        _ended.put(key, found)
+    return found
 
 
-def analysis_of_ended(record: GameRecord) -> Analysis:
-    """The analysis of an ended game, computed once per process (call it in the pool)."""
-    return _ended(record.id, deal_of(record), record.goal, record.passes,
-                  tuple(moves_of(record)))
-
-
-@lru_cache(maxsize=512)
-def _ended(_game_id: str, deal: Deal, goal: str, passes: int,
-           moves: tuple[Move, ...]) -> Analysis:
-    return analyse(deal, goal, passes, list(moves))
-
-
-def winning_line(deal: Deal, goal: Goal | str, passes: int,
-                 moves: list[Move]) -> tuple[Move, ...] | None:
-    """A winning line from the position after ``moves``, or None (call it in the pool)."""
-    position = Game.replay(deal, goal, passes, moves)
+def winning_line(position: Game) -> tuple[Move, ...] | None:
+    """A winning line from ``position``, or None (call it in the pool)."""
     found = solve(position, node_limit=LINE_NODE_LIMIT)
     return found.moves if found.winnable else None

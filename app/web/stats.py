@@ -34,7 +34,7 @@ from app.store import (
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.deps import PlayerDep, SessionDep
 from app.web.htmx import is_htmx, see_other
-from app.web.security import absolute_url
+from app.web.links import absolute_url, path_for
 from app.web.statsview import (
     daily_figures,
     daily_row,
@@ -125,7 +125,7 @@ def set_name(request: Request, session: SessionDep, player_id: PlayerDep,
                             status_code=400)
     set_display_name(session, player_id, cleaned)
     session.commit()
-    return see_other("/stats")
+    return see_other(path_for(request, "stats"))
 
 
 # --- reset, behind a confirmation -----------------------------------------------------------
@@ -136,14 +136,14 @@ def confirm_reset(request: Request, session: SessionDep, player_id: PlayerDep) -
 
 
 @router.post("/stats/reset", name="reset")
-def reset(session: SessionDep, player_id: PlayerDep,
+def reset(request: Request, session: SessionDep, player_id: PlayerDep,
           confirm: Annotated[str | None, Form(max_length=10)] = None) -> Response:
     """Delete the player's ended games, only with the confirmation page's ``confirm=yes``."""
     if confirm != "yes":
-        return see_other("/stats/reset")
+        return see_other(path_for(request, "confirm_reset"))
     deleted = reset_statistics(session, player_id)
     session.commit()
-    return see_other(f"/stats?reset={deleted}")
+    return see_other(path_for(request, "stats", query={"reset": deleted}))
 
 
 # --- export ------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "
                  "move_list", "replay")
 
 
-def export_record(row, base_url: str) -> dict:
+def export_record(row, replay_url: str) -> dict:
     to_clear = Goal(row.goal).cards_to_clear
     return {
         "id": row.id,
@@ -169,17 +169,19 @@ def export_record(row, base_url: str) -> dict:
         "seconds": row.seconds,
         "started_at": iso(row.started_at or row.created_at),
         "move_list": row.moves,
-        "replay": f"{base_url}/games/{row.id}/replay",
+        "replay": replay_url,
     }
 
 
 def _exported(request: Request, player_id: str) -> Iterator[dict]:
     """The player's games, read in batches by a session of the stream's own (the request's
     session is closed by the time a streamed body is sent)."""
-    base_url = absolute_url(request, "/").rstrip("/")
+    def replay_url(game_id: str) -> str:
+        return absolute_url(request, path_for(request, "replay", game_id=game_id))
+
     with request.app.state.db.sessions() as session:
         for row in export_rows(session, player_id):
-            yield export_record(row, base_url)
+            yield export_record(row, replay_url(row.id))
 
 
 def _download(name: str) -> dict[str, str]:

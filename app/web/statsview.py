@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from urllib.parse import urlencode
 
 from app.engine import Variant
 
@@ -142,7 +141,8 @@ class HistoryRow:
     when: str
     when_iso: str
     deal: str
-    deal_link: str | None
+    deal_number: str | None
+    rules: Variant
     variant: str
     status: str
     result: str
@@ -152,13 +152,6 @@ class HistoryRow:
     time: str
 
 
-def deal_link(deal_number: str | None, goal: str, passes: int) -> str | None:
-    """The share link that starts this deal again with the same rules."""
-    if deal_number is None:
-        return None
-    return f"/deal/{deal_number}?{urlencode({'goal': goal, 'passes': passes})}"
-
-
 def history_row(row) -> HistoryRow:
     variant = Variant(row.goal, row.passes)
     return HistoryRow(
@@ -166,7 +159,8 @@ def history_row(row) -> HistoryRow:
         when=format_when(row.finished_at),
         when_iso=iso(row.finished_at),
         deal=f"#{row.deal_number}" if row.deal_number else "custom",
-        deal_link=deal_link(row.deal_number, row.goal, row.passes),
+        deal_number=row.deal_number,
+        rules=variant,
         variant=variant.title,
         status=row.status,
         result=RESULT_LABELS[row.status],
@@ -196,12 +190,13 @@ class DailyRow:
     variant: str
     variant_key: str
     deal: str
-    deal_link: str | None
+    deal_number: str | None
+    rules: Variant
     status: str
     result: str
     games: int
     cleared: str
-    replay: str | None
+    last_game_id: str | None
 
 
 def format_day(day: date) -> str:
@@ -221,10 +216,10 @@ def daily_row(result) -> DailyRow:
         day=format_day(result.day), day_iso=result.day.isoformat(), variant=variant.title,
         variant_key=variant.key,
         deal=f"#{result.deal_number}" if result.deal_number else "custom",
-        deal_link=deal_link(result.deal_number, variant.goal.value, variant.passes),
+        deal_number=result.deal_number, rules=variant,
         status=status, result=text, games=result.games,
         cleared=f"{result.best_cleared}/{variant.to_clear}",
-        replay=f"/games/{result.last_game_id}/replay" if result.last_game_id else None,
+        last_game_id=result.last_game_id,
     )
 
 

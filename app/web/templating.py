@@ -7,6 +7,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.engine import PASS_CHOICES, VARIANTS, Goal, passes_text
 from app.settings import PROJECT_DIR
 from app.web.csrf import csrf_field, csrf_token
+from app.web.links import template_deal_path, template_path_for
 from app.web.view import format_duration
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
@@ -14,6 +15,8 @@ templates.env.filters["duration"] = format_duration
 templates.env.globals["HTMX_VERSION"] = "2.0.11"
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
+templates.env.globals["path_for"] = template_path_for
+templates.env.globals["deal_path"] = template_deal_path
 # The rule sets' choices, for the forms and tables that list them.
 templates.env.globals["GOALS"] = tuple(Goal)
 templates.env.globals["PASS_CHOICES"] = PASS_CHOICES

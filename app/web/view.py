@@ -39,6 +39,16 @@ def describe_move(move: Move) -> str:
     return "Removed " + " and ".join(card.symbol for card in move.cards) + "."
 
 
+def describe_played(move: Move, game: Game) -> str:
+    """What the move just played did, and, when it ended the game, how it ended:
+    ``Removed K♠. You won! The pyramid is cleared.``"""
+    said = describe_move(move)
+    outcome = game.outcome()
+    if outcome is not None:
+        said += f" {'You won!' if outcome.won else 'Game over.'} {outcome.reason}"
+    return said
+
+
 def say_move(move: Move) -> str:
     """A move in a sentence's middle: ``remove 5♥ and 8♣``, ``draw a card from the stock``."""
     if move.op is Op.DRAW:
@@ -107,10 +117,10 @@ class Leaving:
     pile: str | None  # "stock" or "waste"
 
 
-def leaving_cards(game: Game, removed: tuple[Card, ...]) -> list[Leaving]:
+def leaving_cards(game: Game, removed: tuple[str, ...]) -> list[Leaving]:
     """Where each card of the move just played was, from the deal (pyramid cards never move)."""
     leaving = []
-    for card in removed:
+    for card in map(Card.parse, removed):
         if card in game.deal.pyramid:
             row, col = row_col(game.deal.pyramid.index(card))
             leaving.append(Leaving(card, row, col, None))
@@ -138,7 +148,7 @@ def describe_step(move: Move) -> str:
 def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
                   selected: str | None = None, replay: bool = False,
                   hinted: tuple[str, ...] = (), hinted_action: str | None = None,
-                  removed: tuple[Card, ...] = (), refused: tuple[str, ...] = (),
+                  removed: tuple[str, ...] = (), refused: tuple[str, ...] = (),
                   ) -> dict[str, Any]:
     """Everything the board template needs, computed once here rather than in Jinja.
 

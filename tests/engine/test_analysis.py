@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from app.engine import Deal, Game, IllegalMove, Move
+from app.engine import Deal, Game, analysis
 from app.engine.analysis import analyse, winnable_until
 from app.engine.greedy import play_greedy
 from app.engine.solver import solve
@@ -51,7 +51,7 @@ GAMES = [  # (deal, goal, passes, follow the line for at least this many moves)
 def test_lost_at_is_the_losing_move_and_better_move_keeps_a_win(number, goal, passes, follow):
     game, losing = lost_game(number, goal, passes, follow)
     assert game.is_over() and not game.outcome().won
-    result = analyse(game.deal, goal, passes, game.moves)
+    result = analyse(game)
     assert result.winnable_at_start is True and not result.won and result.complete
     assert result.lost_at == losing and result.losing_move == game.moves[losing - 1]
     before, after = game.moves[: losing - 1], game.moves[:losing]
@@ -75,13 +75,13 @@ def test_lost_at_agrees_with_solving_every_position(number, goal, passes, follow
                 for k in range(len(game.moves) + 1)]
     first_lost = verdicts.index(False)
     assert all(verdicts[:first_lost]) and not any(verdicts[first_lost:])  # once lost, lost
-    assert analyse(game.deal, goal, passes, game.moves).lost_at == first_lost
+    assert analyse(game).lost_at == first_lost
 
 
 def test_a_game_lost_at_its_first_move():
     game, losing = lost_game(5, "standard", 3, 0)  # deal 5 has a losing first move
     assert losing == 1
-    result = analyse(game.deal, "standard", 3, game.moves)
+    result = analyse(game)
     assert result.lost_at == 1 and result.better_move in Game(game.deal).legal_moves
     assert winnable(game.deal, "standard", 3, [result.better_move]) is True
 
@@ -91,54 +91,74 @@ def test_a_game_lost_at_its_first_move():
 def test_a_deal_never_winnable_says_so(number, goal, passes):
     game = play_greedy(Game(Deal.from_number(number), goal, passes))
     assert not game.outcome().won
-    result = analyse(game.deal, goal, passes, game.moves)
+    result = analyse(game)
     assert result.winnable_at_start is False and result.complete
     assert result.lost_at is None and result.better_move is None and result.solution is None
     assert result.solves == 1  # the start alone
-    assert winnable_until(game.deal, goal, passes, game.moves) is None
+    assert winnable_until(game) is None
 
 
 def test_a_won_game_has_no_lost_at():
     deal = Deal.from_number(617)
     line = solve(Game(deal, "wholedeck", 3)).moves
-    result = analyse(deal, "wholedeck", 3, line)
+    result = analyse(Game.replay(deal, "wholedeck", 3, line))
     assert result.won and result.winnable_at_start is True
     assert result.lost_at is None and result.better_move is None and result.losing_move is None
     assert result.solution == line and result.solves == 0
-    assert winnable_until(deal, "wholedeck", 3, line) == 0
+    assert winnable_until(Game.replay(deal, "wholedeck", 3, line)) == 0
 
 
 def test_a_game_in_progress_that_can_still_be_won():
     deal = Deal.from_number(3)
     line = solve(Game(deal, "standard", 3)).moves
-    result = analyse(deal, "standard", 3, line[:8])
+    result = analyse(Game.replay(deal, "standard", 3, line[:8]))
     assert result.winnable_at_start is True and result.lost_at is None and not result.won
-    assert winnable_until(deal, "standard", 3, line[:8]) == 0
-    assert analyse(deal, "standard", 3, []).lost_at is None
+    assert winnable_until(Game.replay(deal, "standard", 3, line[:8])) == 0
+    assert analyse(Game.replay(deal, "standard", 3, [])).lost_at is None
 
 
 @pytest.mark.parametrize(("number", "goal", "passes", "follow"), GAMES[:2])
 def test_winnable_until_counts_the_moves_to_undo(number, goal, passes, follow):
     game, losing = lost_game(number, goal, passes, follow)
-    undo = winnable_until(game.deal, goal, passes, game.moves)
+    undo = winnable_until(game)
     assert undo == len(game.moves) - losing + 1
     moves = game.moves
     assert winnable(game.deal, goal, passes, moves[: len(moves) - undo]) is True
     assert winnable(game.deal, goal, passes, moves[: len(moves) - undo + 1]) is False
     # Still in progress, a few moves after the losing one:
     partial = moves[: losing + 2]
-    assert winnable_until(game.deal, goal, passes, partial) == 3
+    assert winnable_until(Game.replay(game.deal, goal, passes, partial)) == 3
 
 
 def test_undecided_at_the_node_limit_is_none_not_a_guess():
     deal = Deal.from_number(534)  # standard, 1 pass: needs some 700,000 nodes
     game = play_greedy(Game(deal, "standard", 1))
-    result = analyse(deal, "standard", 1, game.moves, node_limit=50)
+    result = analyse(Game.replay(deal, "standard", 1, game.moves), node_limit=50)
     assert result.winnable_at_start is None and result.lost_at is None
     assert result.solution is None and not result.complete
-    assert winnable_until(deal, "standard", 1, game.moves, node_limit=50) is None
+    assert winnable_until(Game.replay(deal, "standard", 1, game.moves), node_limit=50) is None
 
 
-def test_an_illegal_move_says_which():
-    with pytest.raises(IllegalMove, match="move 2"):
-        analyse(Deal.from_number(3), "standard", 3, [Move.draw(), Move.recycle()])
+def test_analysis_leaves_the_game_as_it_was():
+    game, _ = lost_game(*GAMES[0])
+    before = (list(game.moves), list(game.pyramid), list(game.stock), list(game.waste))
+    analyse(game)
+    winnable_until(game)
+    assert (list(game.moves), list(game.pyramid), list(game.stock), list(game.waste)) == before
+
+
+def test_a_known_solve_of_the_position_is_not_searched_again():
+    game, losing = lost_game(*GAMES[0])
+    end = solve(game)
+    assert end.winnable is False
+    searched = []
+    real = analysis.solve
+
+    def counting(position, **options):
+        searched.append(len(position.moves))
+        return real(position, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "solve", counting)
+        assert winnable_until(game, known=end) == len(game.moves) - losing + 1
+    assert len(game.moves) not in searched

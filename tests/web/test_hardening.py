@@ -27,7 +27,7 @@ from app.engine import Deal, DealError
 from app.main import create_app
 from app.settings import DEFAULT_SECRET_KEY, Settings
 from app.store.db import Database, sqlite_pragmas
-from app.web.security import absolute_url
+from app.web.links import absolute_url
 
 from .conftest import make_settings
 

@@ -1,0 +1,220 @@
+"""The board: one game's page, and what its player does there (play, undo, hint), and the
+analysis of a lost game.
+
+Every action is a plain form first (POST, then 303 back to the board), and the board's script
+upgrades the board's forms so a move redraws only the board, with out-of-band updates for the
+counters and the message (``htmx.is_htmx`` tells the two apart). Every board form carries the
+game's version: an input made on a board that is no longer the stored one is refused (409,
+with the board as it is), never applied to a position the player has not seen.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.engine import Card, CardError, Game, IllegalMove, Move, game_over
+from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
+from app.web import actions, notice, solving
+from app.web.csrf import require_csrf
+from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep
+from app.web.errors import PageError
+from app.web.htmx import is_htmx, see_other
+from app.web.links import absolute_url, deal_path, path_for
+from app.web.notice import Notice
+from app.web.params import VersionField
+from app.web.templating import templates
+from app.web.threads import in_thread
+from app.web.view import (
+    board_context,
+    describe_hint,
+    describe_played,
+    say_move,
+    with_symbols,
+)
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+BOARD_BLOCKS = ["board", "counters", "message"]
+NO_STORE = {"Cache-Control": "no-store"}
+"""Game pages and the home page are never kept by the browser: Back, Forward and reload show
+the position the server holds (and the home page's "Continue your game")."""
+
+
+# --- answers -------------------------------------------------------------------------------
+NOTHING_TO_SAY = Notice()
+
+
+def render_board(request: Request, loaded: LoadedGame, player_id: str,
+                 said: Notice = NOTHING_TO_SAY, status_code: int = 200) -> Response:
+    """The board page, or for the board's script just the board plus out-of-band counters
+    and message. A refused move is a message on the board (200), not an HTTP error."""
+    record, game = loaded.record, loaded.game
+    context: dict[str, Any] = board_context(
+        record, game, elapsed=elapsed_seconds(record), can_play=record.player_id == player_id,
+        selected=said.selected, hinted=said.hinted, hinted_action=said.hinted_action,
+        removed=said.removed, refused=said.refused_cards)
+    share = deal_path(request, record.deal_number, game.variant)
+    context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
+                   share_link=absolute_url(request, share) if share else None)
+    blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
+                                      headers=NO_STORE, **blocks)
+
+
+def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice) -> Response:
+    """What every board form gets back: the board fragment for the board's script; without
+    JavaScript, POST -> 303 back to the board (a reload never re-posts), the notice carried
+    through the redirect into the same live region."""
+    if is_htmx(request):
+        return render_board(request, loaded, player_id, said)
+    response = see_other(path_for(request, "board", query={"selected": said.selected},
+                                  game_id=loaded.record.id))
+    notice.put(request, response, loaded.record.id, said)
+    return response
+
+
+def conflict(request: Request, session, loaded: LoadedGame, player_id: str,
+             exc: GameConflict) -> Response:
+    """The board as stored now, after an input made on an older board: 409, and no move."""
+    return render_board(request, reload(session, loaded), player_id,
+                        Notice(str(exc), refused=True), status_code=409)
+
+
+def refusal(why: str, cards: tuple[Card, ...] = ()) -> Notice:
+    """An input the rules refuse, in the engine's words; its cards shake."""
+    return Notice(with_symbols(why), refused=True, refused_cards=tuple(c.name for c in cards))
+
+
+# --- reading an input ------------------------------------------------------------------------
+ACTIONS = {"draw": Move.draw, "recycle": Move.recycle}
+
+
+def read_click(game: Game, selected: str | None, card: str | None) -> Move | Notice:
+    """What a click on ``card`` means, with ``selected`` the card already selected: a move
+    for the engine to judge, or what to tell the player (a selection, a deselection, a card
+    that cannot be played).
+
+    The selection lives on the server (the board's form carries it): a lone card that is not
+    a King only becomes the selection; a King, or a second card, is a removal.
+    """
+    if not card:
+        return Notice("Choose a card.", refused=True)
+    try:
+        clicked = Card.parse(card)
+        first = Card.parse(selected) if selected else None
+    except CardError as exc:
+        return Notice(f"That is not a card: {exc}", refused=True)
+    if first == clicked:
+        return Notice(f"{clicked.symbol} is no longer selected.")
+    if first is not None or clicked.is_king:
+        return Move.remove(clicked) if first is None else Move.remove(first, clicked)
+    why_not = game.why_not_free(clicked)
+    if why_not:
+        return refusal(why_not, (clicked,))
+    return Notice(f"{clicked.symbol} selected: choose a card to make 13 with it.",
+                  selected=clicked.name)
+
+
+def read_action(action: str) -> Move | Notice:
+    make = ACTIONS.get(action)
+    return make() if make else Notice(f"Unknown action {action!r}.", refused=True)
+
+
+# --- the routes ----------------------------------------------------------------------------
+@router.get("/games/{game_id}", response_class=HTMLResponse, name="board")
+def board(request: Request, loaded: GameDep, player_id: PlayerDep,
+          selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
+    shown = notice.take(request, loaded.record.id) or Notice()
+    response = render_board(request, loaded, player_id, Notice(
+        shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
+        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards))
+    notice.clear(request, response, loaded.record.id)
+    return response
+
+
+@router.post("/games/{game_id}/play", name="play")
+def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+         card: Annotated[str | None, Form(max_length=3)] = None,
+         selected: Annotated[str | None, Form(max_length=3)] = None,
+         action: Annotated[str | None, Form(max_length=10)] = None,
+         version: VersionField = None) -> Response:
+    """One input on the board: a card (with the card already selected, if any), or an action,
+    judged by the engine on the version of the game the board showed."""
+    if version is not None and version != loaded.version:
+        return conflict(request, session, loaded, player_id, actions.VersionMismatch())
+    status = loaded.record.game_status
+    if status.ended:
+        return answer(request, loaded, player_id,
+                      Notice(game_over(status, loaded.game.outcome()), refused=True))
+    read = read_action(action) if action else read_click(loaded.game, selected, card)
+    if isinstance(read, Notice):
+        return answer(request, loaded, player_id, read)
+    try:
+        actions.play(session, loaded, read, expected_version=version)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc), read.cards))
+    except GameConflict as exc:
+        return conflict(request, session, loaded, player_id, exc)
+    return answer(request, loaded, player_id,
+                  Notice(describe_played(read, loaded.game),
+                         removed=tuple(c.name for c in read.cards)))
+
+
+@router.post("/games/{game_id}/undo", name="undo")
+def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+         version: VersionField = None) -> Response:
+    try:
+        move = actions.undo(session, loaded, expected_version=version)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)))
+    except GameConflict as exc:
+        return conflict(request, session, loaded, player_id, exc)
+    return answer(request, loaded, player_id,
+                  Notice(f"Took back: {with_symbols(move.to_text())}."))
+
+
+@router.post("/games/{game_id}/hint", name="hint")
+async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
+               loaded: OwnedGame) -> Response:
+    """Ask the solver for the next move. It counts on the game (hints used), changes nothing
+    else, and runs off the event loop in the solver's bounded pool (``solving``)."""
+    try:
+        await in_thread(actions.count_hint_on, session, loaded)
+        advice, until = await solving.advise(loaded, player_id)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)))
+    except solving.SolverBusy as exc:
+        return answer(request, loaded, player_id, Notice(str(exc), refused=True))
+    move = advice.move
+    return answer(request, loaded, player_id, Notice(
+        describe_hint(advice, until),
+        hinted=tuple(card.name for card in move.cards) if move else (),
+        hinted_action=move.op.value if move and not move.cards else None))
+
+
+@router.get("/games/{game_id}/analysis", response_class=HTMLResponse, name="analysis_page")
+async def analysis_page(request: Request, loaded: GameDep, player_id: PlayerDep) -> Response:
+    """Could the game have been won, and which move lost it: a fragment for the lost game's
+    banner (loaded after the board), or a page of its own without JavaScript. Its player may
+    ask at any time, anyone once it is over (as for replays)."""
+    record = loaded.record
+    if record.player_id != player_id and not record.game_status.ended:
+        raise PageError(403, "Not finished yet",
+                        "Only its player can ask about a game still being played.")
+    try:
+        found, busy = await solving.where_it_went_wrong(loaded, player_id), None
+    except solving.SolverBusy as exc:
+        found, busy = None, str(exc)
+    moves = loaded.game.moves
+    lost_move = (moves[found.lost_at - 1]
+                 if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
+    context = {"record": record, "game": loaded.game, "found": found, "busy": busy,
+               "lost_move": say_move(lost_move).capitalize() if lost_move else None,
+               "lost_move_text": with_symbols(lost_move.to_text()) if lost_move else None,
+               "better": say_move(found.better_move) if found and found.better_move else None,
+               "ended": record.game_status.ended}
+    blocks = {"block_name": "analysis"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "analysis.html", context, **blocks)

@@ -1,0 +1,60 @@
+"""The one way off the event loop: work that blocks (the database, the solver) runs on a worker
+thread through ``in_thread``, so the event loop only ever parses, routes and answers.
+
+Each hop to a thread costs CPU (a hand-over and a wake-up), more than a move's own work: so a
+route gathers its database work into one hop (``in_one_hop``) rather than letting FastAPI give
+every plain ``def`` dependency a hop of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from anyio import CapacityLimiter, to_thread
+from anyio.lowlevel import RunVar
+from sqlalchemy.orm import Session
+
+T = TypeVar("T")
+
+DATABASE_THREADS = 2
+"""Worker threads that may run database work at once, per process. FastAPI's
+pool allows 40; but the work is mostly Python holding the GIL, SQLite takes one writer at a
+time, and a local PostgreSQL answers in well under a millisecond, so more threads only take
+turns at the GIL (and at the connection pool). Measured with bench/load.py: 4 threads cost
+10-28% less CPU per move than 16 or 40 (50 players without pauses, SQLite and PostgreSQL);
+with PostgreSQL, two processes and 100 players, 2 threads gave a lower move p99 than 4 in
+four of five paired runs (medians 34.6 against 49.0 ms; both arms measured before the bench
+client's own collector pauses were taken out of its figures)."""
+
+_database_threads: RunVar[CapacityLimiter] = RunVar("pyramid_database_threads")
+
+
+def database_threads() -> CapacityLimiter:
+    """This event loop's limiter for ``in_one_hop`` (one per loop, as anyio's own)."""
+    try:
+        return _database_threads.get()
+    except LookupError:
+        limiter = CapacityLimiter(DATABASE_THREADS)
+        _database_threads.set(limiter)
+        return limiter
+
+
+async def in_thread(work: Callable[..., T], *args: Any,
+                    limiter: CapacityLimiter | None = None) -> T:
+    """``work(*args)`` on a worker thread, at most ``limiter``'s size at once (default: the
+    database's threads)."""
+    return await to_thread.run_sync(work, *args, limiter=limiter or database_threads())
+
+
+async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
+    """Run a route's database work on a worker thread and close its session there as well,
+    so that ``get_session`` has no transaction left to end on a hop of its own."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            session.close()
+
+    return await in_thread(run)
