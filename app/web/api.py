@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -28,15 +28,15 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
-    StrictInt,
     ValidationError,
 )
 
 from app import odds
 from app.engine import (
-    DEFAULT_PASSES,
+    DEFAULT_VARIANT,
     MIN_DEAL_NUMBER,
     Deal,
+    GameStatus,
     Goal,
     IllegalMove,
     Move,
@@ -55,7 +55,7 @@ from app.web.deps import (
     owned_game,
 )
 from app.web.errors import Problem as ErrorProblem
-from app.web.params import DealNumber
+from app.web.params import DealNumber, GoalValue, OpValue, PassesValue
 from app.web.threads import in_one_hop, in_thread
 from app.web.view import api_state
 
@@ -83,12 +83,9 @@ class NewGame(BaseModel):
                     f"JSON integer up to {LARGEST_EXACT_INTEGER}, or a string of digits "
                     "(no leading zero) for any deal.",
         examples=[42, "12345678901234567890"])
-    goal: Literal["standard", "wholedeck"] = Field(default=Goal.STANDARD.value,
-                                                   description="standard or wholedeck")
-    # StrictInt, not Literal[1, 2, 3]: a Literal lets ``true`` and ``3.0`` through (== 1, == 3).
-    passes: StrictInt = Field(default=DEFAULT_PASSES, ge=1, le=3,
-                              description="Trips through the stock: 1, 2 or 3",
-                              json_schema_extra={"enum": [1, 2, 3]})
+    goal: GoalValue = Field(default=DEFAULT_VARIANT.goal, description="standard or wholedeck")
+    passes: PassesValue = Field(default=DEFAULT_VARIANT.passes,
+                                description="Trips through the stock: 1, 2 or 3")
     winnable_only: StrictBool = Field(
         default=False, description="With no deal given: deal one the solver has proven "
                                    "winnable for this goal and these passes.")
@@ -101,14 +98,14 @@ class MoveIn(BaseModel):
         {"op": "remove", "cards": ["5H", "8C"]}, {"op": "remove", "cards": ["KS"]},
         {"op": "draw"}, {"op": "recycle"}]})
 
-    op: Literal["remove", "draw", "recycle"]
+    op: OpValue
     # Not nullable: a move either names its cards or leaves the field out.
     cards: list[str] = Field(default=None, min_length=1, max_length=2,  # type: ignore[assignment]
                              description="The card or two for a remove, e.g. [\"5H\", \"8C\"]")
 
 
 class MoveOut(BaseModel):
-    op: Literal["remove", "draw", "recycle"]
+    op: OpValue
     cards: list[str] | None = Field(default=None, exclude_if=lambda cards: cards is None)
 
 
@@ -126,7 +123,7 @@ class GameState(BaseModel):
     custom_deal: str | None = Field(description="A custom deal in text form, else null")
     goal: Goal
     passes: int
-    status: Literal["playing", "won", "lost", "abandoned"] = Field(
+    status: GameStatus = Field(
         description="abandoned: its player started another game while it had moves")
     reason: str | None = Field(description="Why the game ended (RULES.md), null while playing")
     pyramid: list[str | None] = Field(description="28 slots from the apex, null = removed")

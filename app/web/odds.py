@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -24,7 +22,7 @@ from app.engine.solver import solve
 from app.store import deal_verdicts, save_verdict
 from app.web.deps import SessionDep
 from app.web.oddsview import comparison_view, odds_chart, odds_line
-from app.web.params import DealNumber
+from app.web.params import DealNumber, PassesValue
 from app.web.templating import templates
 
 router = APIRouter()
@@ -39,8 +37,8 @@ nearly every deal needs far fewer. Raising it lets a later request settle stored
 class VariantOdds(BaseModel):
     """One rule set's win rate with best play over the committed deals."""
 
-    goal: Literal["standard", "wholedeck"]
-    passes: int = Field(ge=1, le=3, json_schema_extra={"enum": [1, 2, 3]})
+    goal: Goal
+    passes: PassesValue
     deals: int = Field(description="Deals decided: the rate's sample (deal numbers from 1)")
     wins: int = Field(description="Deals that can be won with best play")
     rate: float = Field(ge=0, le=1, description="wins / deals, a fraction")
@@ -51,8 +49,8 @@ class VariantOdds(BaseModel):
 class VariantVerdict(BaseModel):
     """Whether one deal can be won under one rule set."""
 
-    goal: Literal["standard", "wholedeck"]
-    passes: int = Field(ge=1, le=3, json_schema_extra={"enum": [1, 2, 3]})
+    goal: Goal
+    passes: PassesValue
     winnable: bool | None = Field(
         description="true or false as the solver proved it; null when the search stopped at "
                     f"its node limit ({VERDICT_NODE_LIMIT:,} positions) undecided")
@@ -68,7 +66,7 @@ class Problems(BaseModel):
 # --- the odds ------------------------------------------------------------------------------
 def variant_odds(row: odds.OddsRow) -> VariantOdds:
     low, high = row.interval
-    return VariantOdds(goal=row.goal.value, passes=row.passes, deals=row.decided,
+    return VariantOdds(goal=row.goal, passes=row.passes, deals=row.decided,
                        wins=row.wins, rate=row.rate, low=low, high=high)
 
 
@@ -134,7 +132,7 @@ def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
                          nodes=nodes)
         session.commit()
         stored = deal_verdicts(session, number)  # what was kept, had another request won
-    return [VariantVerdict(goal=v.goal.value, passes=v.passes,
+    return [VariantVerdict(goal=v.goal, passes=v.passes,
                            winnable=stored[v.goal, v.passes].winnable,
                            moves=stored[v.goal, v.passes].moves)
             for v in VARIANTS]

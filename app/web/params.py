@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Form
-from pydantic import BeforeValidator, WithJsonSchema
+from pydantic import BeforeValidator, Field, Strict, StrictInt, WithJsonSchema
 
-from app.engine import MAX_DEAL_NUMBER, Deal, DealError
+from app.engine import MAX_DEAL_NUMBER, PASS_CHOICES, Deal, DealError, Goal, Op
 from app.engine.deal import DEAL_NUMBER_PATTERN
 
 
@@ -33,6 +33,17 @@ DealNumber = Annotated[
                                    "plain digits with no leading zero",
                     "examples": ["617"]}),
 ]
+
+GoalValue = Annotated[Goal, Strict(False)]
+"""A goal in a JSON body: its value, ``standard`` or ``wholedeck`` (lax, so the value reads as
+the enum; nothing else is accepted)."""
+
+PassesValue = Annotated[StrictInt, Field(ge=min(PASS_CHOICES), le=max(PASS_CHOICES),
+                                         json_schema_extra={"enum": list(PASS_CHOICES)})]
+"""Passes in a JSON body: a JSON integer, 1, 2 or 3. StrictInt, not an enum or Literal: those
+let ``true`` and ``3.0`` through (== 1, == 3)."""
+
+OpValue = Annotated[Op, Strict(False)]
 
 VersionField = Annotated[int | None, Form(ge=0, le=2**31)]
 """The version of the game a board form was drawn from."""
