@@ -156,7 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(PlayerCookie(settings).middleware)
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       seconds=settings.body_timeout_seconds)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
     handlers.install(app)

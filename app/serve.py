@@ -18,7 +18,8 @@ def main() -> None:
     migrate_or_exit(settings)  # one line on stderr if the database cannot be reached
     # proxy_headers: behind a reverse proxy, share links use the public scheme and host
     # (uvicorn trusts X-Forwarded-* from FORWARDED_ALLOW_IPS, loopback by default).
-    uvicorn.run("app.main:app", host=settings.host, port=settings.port, proxy_headers=True)
+    uvicorn.run("app.main:app", host=settings.host, port=settings.port, proxy_headers=True,
+                http="app.web.protocol:HeadDeadlineProtocol")
 
 
 if __name__ == "__main__":

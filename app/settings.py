@@ -68,6 +68,15 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(default=65536, ge=1024,
                                 description="Larger request bodies are refused with 413.")
+    head_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=300,
+        description="A request line and headers not complete this long after the connection "
+                    "opened (or the previous answer) get 408 and the connection is closed "
+                    "(app.serve's protocol, app/web/protocol.py).")
+    body_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=300,
+        description="A request body still incomplete this long after the request began gets "
+                    "408 and the connection is closed (slow or stalled clients).")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,

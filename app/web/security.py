@@ -28,6 +28,7 @@ can answer before any route, dependency or cookie is involved, and never buffers
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 from urllib.parse import urlsplit
@@ -93,9 +94,10 @@ async def refuse(scope: Scope, send: Send, status: int, title: str, message: str
             '<p><a href="/">Go to the home page</a></p></main></body></html>\n'
         ).encode()
         content_type = b"text/html; charset=utf-8"
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", content_type),
-                            (b"content-length", str(len(body)).encode())]})
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    if status == 408:  # a client too slow to send a body is not kept waiting on
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -108,12 +110,23 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"The request body is larger than {limit:,} bytes.")
 
 
-class BodyLimit:
-    """Refuse request bodies over ``max_bytes`` with 413, without reading them whole."""
+class BodyTooSlow(HTTPException):
+    """Raised from ``receive`` when a body is still incomplete at its deadline: 408, and the
+    connection is closed, so a client trickling a byte at a time holds nothing for long."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, f"The request body did not arrive within {seconds:g} seconds.",
+                         headers={"Connection": "close"})
+
+
+class BodyLimit:
+    """Refuse request bodies over ``max_bytes`` with 413, without reading them whole, and
+    bodies still incomplete ``seconds`` after the request began with 408."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -131,14 +144,23 @@ class BodyLimit:
                 return
 
         received = 0
+        deadline = asyncio.get_running_loop().time() + self.seconds
+        complete = False
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, complete
+            if complete:  # what follows the body is a disconnect, which may come any time
+                return await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
+            except TimeoutError:
+                raise BodyTooSlow(self.seconds) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise BodyTooLarge(self.max_bytes)
+                complete = not message.get("more_body", False)
             return message
 
         started = False
@@ -150,11 +172,12 @@ class BodyLimit:
 
         try:
             await self.app(scope, counted, watched)
-        except BodyTooLarge as exc:
+        except (BodyTooLarge, BodyTooSlow) as exc:
             # Only if nothing inside turned it into an answer (a body read outside a route).
             if started:
                 raise
-            await refuse(scope, send, 413, "Too much sent", str(exc.detail))
+            await refuse(scope, send, exc.status_code, "Too much sent" if exc.status_code == 413
+                         else "Too slow", str(exc.detail))
 
 
 # --- cross-site requests -------------------------------------------------------------------
