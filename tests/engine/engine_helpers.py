@@ -1,7 +1,7 @@
 """Small builders for the engine tests: custom deals from a few named cards, and a state probe.
 
-Test modules import this by name (pytest puts ``tests/engine`` on ``sys.path``); the name is
-specific so it cannot clash with helpers of the web tests.
+The engine tests import it relatively (``from .engine_helpers import ...``); other folders as
+``tests.engine.engine_helpers`` (the CLI tests use its deals).
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import DEAL_A, DEAL_B, deal_with, play
 
 from app.engine import Deal, Game, Goal, Move, Op
 from app.engine.greedy import _simulate, choose_move, greedy_wins, play_greedy
+
+from .engine_helpers import DEAL_A, DEAL_B, deal_with, play
 
 VARIANTS = [(goal, passes) for goal in ("standard", "wholedeck") for passes in (1, 2, 3)]
 ROW6 = range(21, 28)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from engine_helpers import DEAL_A, cards
 
 from app.engine import (
     FULL_DECK,
@@ -19,6 +18,8 @@ from app.engine import (
     MoveError,
     Op,
 )
+
+from .engine_helpers import DEAL_A, cards
 
 VECTORS = json.loads((Path(__file__).parents[1] / "data" / "deal-vectors.json").read_text())
 RANGE = "deals are numbered from 1 to 99,999,999,999,999,999,999"
@@ -97,6 +98,14 @@ def test_parse_number_accepts_what_people_type():
     assert Deal.parse_number("99_999_999_999_999_999_999") == MAX_DEAL_NUMBER
     with pytest.raises(DealError, match=rf"^deal number 0 is out of range: {RANGE}$"):
         Deal.parse_number("0")
+
+
+def test_parse_number_checks_the_length_first():
+    with pytest.raises(DealError, match="not a deal number"):
+        Deal.parse_number("1" * 100_000)
+    with pytest.raises(DealError, match="out of range"):
+        Deal.parse_number(10**5000)
+    assert Deal.parse_number("99_999_999_999_999_999_999") == 10**20 - 1
 
 
 # --- deals as JSON and text --------------------------------------------------------------------

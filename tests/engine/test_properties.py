@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine_helpers import removed_cards, state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +23,8 @@ from app.engine import (
     Move,
     Termination,
 )
+
+from .engine_helpers import removed_cards, state
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

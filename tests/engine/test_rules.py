@@ -6,18 +6,6 @@ The deals live in ``engine_helpers`` with a comment saying why they are shaped a
 from __future__ import annotations
 
 import pytest
-from engine_helpers import (
-    ALL_BUT_APEX_B,
-    CLEAR_PYRAMID_A,
-    CLEAR_STOCK_A,
-    DEAL_A,
-    DEAL_B,
-    DEAL_N,
-    DEAL_S,
-    deal_with,
-    play,
-    state,
-)
 
 from app.engine import (
     FULL_DECK,
@@ -31,6 +19,19 @@ from app.engine import (
     Termination,
 )
 from app.engine.deal import COVERED_BY, position, row_col
+
+from .engine_helpers import (
+    ALL_BUT_APEX_B,
+    CLEAR_PYRAMID_A,
+    CLEAR_STOCK_A,
+    DEAL_A,
+    DEAL_B,
+    DEAL_N,
+    DEAL_S,
+    deal_with,
+    play,
+    state,
+)
 
 GOALS = [Goal.STANDARD, Goal.WHOLE_DECK]
 DRAW_ALL = ", ".join(["draw"] * 24)
@@ -389,12 +390,18 @@ def test_deck_stuck_check():
     """DECK_STUCK cannot be reached by legal play (see test_properties: every removal takes a
     King or a value v with 13 - v, so what is left of a full pack always holds as many cards of
     value v as of 13 - v, and once the pyramid is gone a non-empty remainder without a King
-    holds a pair). The check still exists; exercise it on a position set up by hand."""
+    holds a pair). The check still exists; exercise it on a position set up by hand.
+
+    No deal reaches it (a deal is a full pack), so the piles are laid out by hand one draw
+    short of the position, and a public ``play`` of that draw makes the engine judge it: the
+    pyramid is gone, 5H 9C are left in the stock and 5S on the waste."""
     game = Game(DEAL_A, "wholedeck")
     game.pyramid = [None] * 28
-    game.stock = [Card.parse("5H"), Card.parse("9C")]
-    game.waste = [Card.parse("5S")]
-    game._outcome = game._compute_outcome()
+    game.stock = [Card.parse("5S"), Card.parse("5H"), Card.parse("9C")]
+    game.waste = []
+    game.play(Move.draw())
+    assert game.stock == [Card.parse("5H"), Card.parse("9C")]
+    assert game.waste == [Card.parse("5S")]
     outcome = game.outcome()
     assert outcome is not None and outcome.termination is Termination.DECK_STUCK
     assert not outcome.won and "no two of them make 13" in outcome.reason

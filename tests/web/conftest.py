@@ -1,73 +1,24 @@
-"""Fixtures for the web and store tests: migrated databases, an app on them, and clients.
+"""Fixtures for the web tests: an app on a migrated database, and clients.
 
-Every store test runs against SQLite, and also against PostgreSQL when TEST_DATABASE_URL is
-set (CI's `.ci/run` sets it). Tables come from the Alembic migrations, as in production.
+The databases and their settings come from ``tests/conftest.py``. Beside the plain ``app`` and
+its browser-like clients, ``hardened`` is the app with routes that fail on purpose
+(``add_test_routes``) and ``fresh`` a client of it that has never loaded a page.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 
 import pytest
+from fastapi import Request
+from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
 from app.main import create_app
-from app.prestart import alembic_config, migrate
-from app.settings import Settings
-from app.store import Database
-
-SECRET = "test-secret-key-0123456789-abcdefghijklmnop"
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
-
-BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
-
-
-def _reset_postgres(url: str) -> None:
-    """Start from an empty schema, then migrate: the migrations are part of what is tested."""
-    from alembic import command
-
-    database = Database(url)
-    with database.engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS games"))
-        connection.execute(text("DROP TABLE IF EXISTS players"))
-        connection.execute(text("DROP TABLE IF EXISTS deal_verdicts"))
-        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    database.dispose()
-    command.upgrade(alembic_config(url), "head")
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path) -> str:
-    """A freshly migrated database: a SQLite file, or the PostgreSQL test database."""
-    if request.param == "postgresql":
-        assert POSTGRES_URL is not None
-        _reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    url = f"sqlite:///{tmp_path / 'pyramid.db'}"
-    migrate(url)
-    return url
-
-
-@pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    url = f"sqlite:///{tmp_path / 'pyramid.db'}"
-    migrate(url)
-    return url
-
-
-@pytest.fixture
-def db(database_url: str) -> Iterator[Database]:
-    database = Database(database_url)
-    yield database
-    database.dispose()
-
-
-def make_settings(url: str, **overrides) -> Settings:
-    values = {"database_url": url, "environment": "test", "secret_key": SECRET, **overrides}
-    return Settings(_env_file=None, **values)
+from app.web.links import absolute_url
+from tests.conftest import make_settings
 
 
 @pytest.fixture
@@ -96,3 +47,42 @@ def other_client(app) -> Iterator[TestClient]:
     """A second browser: its own cookie jar, so its own player id."""
     with TestClient(app) as test_client:
         yield browser_like(test_client)
+
+
+def add_test_routes(app) -> None:
+    """Routes that fail on purpose, and one that shows absolute_url."""
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("unforeseen")
+
+    @app.get("/boom-db")
+    def boom_db() -> None:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    @app.get("/api/boom-db")
+    def api_boom_db() -> None:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    @app.post("/echo")
+    def echo() -> dict[str, str]:
+        return {"echo": "ok"}
+
+    @app.get("/link")
+    def link(request: Request) -> JSONResponse:
+        return JSONResponse({"url": absolute_url(request, "/deal/3?goal=standard")})
+
+
+@pytest.fixture
+def hardened(sqlite_url):
+    """The app with the failing test routes."""
+    app = create_app(make_settings(sqlite_url))
+    add_test_routes(app)
+    return app
+
+
+@pytest.fixture
+def fresh(hardened):
+    """A client that has never loaded a page: no player cookie yet."""
+    with TestClient(hardened, raise_server_exceptions=False) as client:
+        yield client

@@ -11,8 +11,9 @@ from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 from app.main import create_app
 from app.web import pages
+from tests.conftest import make_settings
 
-from .conftest import browser_like, make_settings
+from .conftest import browser_like
 
 
 def test_every_winnable_only_deal_is_proven_winnable(client):

@@ -23,8 +23,7 @@ from schemathesis.checks import (
 from app.main import create_app
 from app.prestart import migrate
 from app.web.player import PlayerCookie
-
-from .conftest import make_settings
+from tests.conftest import make_settings
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

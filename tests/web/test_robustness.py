@@ -1,7 +1,8 @@
 """Bad input and the unexpected: never a traceback, always a clear answer.
 
 Non-finite JSON numbers, lax JSON types, unknown games with bad bodies, wrong methods,
-non-canonical deal links, unforeseen errors, and the offline API docs.
+a deal number thousands of digits long, non-canonical deal links, unforeseen errors, and the
+offline API docs.
 """
 
 from __future__ import annotations
@@ -122,6 +123,16 @@ def test_the_games_index_redirects_home(client):
     for url in ("/games", "/games/"):
         response = client.get(url, follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == "/", url
+
+
+def test_a_five_thousand_digit_deal_is_a_normal_error(client):
+    # ``client`` has loaded the home page: it holds a player cookie (and the form's token).
+    for digits in (5000, 150):
+        response = client.post("/games", data={"deal": "9" * digits, "goal": "standard",
+                                               "passes": "3"})
+        assert response.status_code == 400 and "text/html" in response.headers["content-type"]
+        assert "9" * 201 not in response.text
+    assert "not a deal number" in response.text
 
 
 @pytest.mark.parametrize("path", ["1_000", "01", "%205", "5%20", "%EF%BC%95", "+5", "1,000",

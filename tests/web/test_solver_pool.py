@@ -59,9 +59,10 @@ def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
 
 
 def test_one_search_at_a_time_per_player(app, monkeypatch):
-    release = threading.Event()
+    started, release = threading.Event(), threading.Event()
 
     def held(game):
+        started.set()  # the pool runs the search: the player's first request holds its turn
         release.wait(5)
         return Hint(game.legal_moves[0], True, "a move"), None
 
@@ -71,9 +72,7 @@ def test_one_search_at_a_time_per_player(app, monkeypatch):
         game_id = client.post("/api/games", json={"deal": 617}).json()["id"]
         with ThreadPoolExecutor(max_workers=2) as pool:
             first = pool.submit(client.post, f"/api/games/{game_id}/hint")
-            deadline = time.monotonic() + 5
-            while not solving.POOL._players and time.monotonic() < deadline:
-                time.sleep(0.01)
+            assert started.wait(5), "the first hint's search never started"
             second = client.post(f"/api/games/{game_id}/hint")
             release.set()
             assert first.result().status_code == 200

@@ -1,5 +1,6 @@
 """Routes of issue 4: /stats, history, export, reset, the display name, and replays; and the
-counting rules as a player meets them (finish, retry, restart, leave, another player)."""
+counting rules as a player meets them (finish, retry, restart, leave, another player); the
+deal of the day's results and streak on /stats."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from app import odds
 from app.engine import Deal, Game, Move
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import GameRecord
 from app.web.player import PlayerCookie
+from tests.store.store_helpers import add_daily
 
 from .helpers import HX
 
@@ -314,3 +317,28 @@ def test_the_api_reports_abandoned_games_in_its_schema(client):
     schema = client.get("/openapi.json").json()
     status = schema["components"]["schemas"]["GameState"]["properties"]["status"]
     assert "abandoned" in str(status)
+
+
+def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
+    html = client.get("/stats").text
+    assert "data-daily-empty" in html
+    assert 'href="/daily"' in html
+    pid = player_id(client, app)
+    today = odds.today_utc()
+    database = Database(app.state.settings.database_url)
+    try:
+        with database.session() as session:
+            add_daily(session, pid, today, "won", deal=4242)
+            add_daily(session, pid, today - timedelta(days=1), "won", goal="wholedeck")
+            add_daily(session, pid, today - timedelta(days=2), "lost", passes=1)
+    finally:
+        database.dispose()
+    html = client.get("/stats").text
+    block = html.split("data-daily", 1)[1].split("</section>", 1)[0]
+    assert re.search(r'data-figure="daily-streak">2 days', block)
+    assert re.search(r'data-figure="daily-longest">2 days', block)
+    assert re.search(r'data-figure="daily-days-won">2<', block)
+    assert block.count("data-daily-day=") == 3
+    assert f'data-daily-day="{today.isoformat()}"' in block
+    assert "#4242" in block and "result-won" in block and "result-lost" in block
+    assert "Whole deck goal, 3 passes" in block

@@ -1,4 +1,5 @@
-"""Each statistics figure on hand-built histories, against SQLite (and PostgreSQL in CI).
+"""Each statistics figure on hand-built histories, against SQLite (and PostgreSQL in CI); the
+deal of the day's results and streak.
 
 Rows are inserted as the game code would leave them once ended (status, finished_at, moves,
 cards cleared, seconds), so every figure can be checked against a history worked out by hand.
@@ -16,6 +17,8 @@ from app.store import (
     GameEnded,
     abandon_in_progress,
     create_game,
+    daily_results,
+    daily_streak,
     display_name,
     export_rows,
     get_game,
@@ -30,6 +33,8 @@ from app.store import (
 from app.store.games import record_result
 from app.store.models import GameRecord
 from app.web.statsview import figure_list, page_numbers, results_chart
+
+from .store_helpers import TODAY, add_daily
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 _ids = itertools.count()
@@ -304,3 +309,57 @@ def test_the_migration_fills_in_games_stored_before_it(database_url):
             assert (stats.total.played, stats.total.longest_losing) == (2, 2)
     finally:
         database.dispose()
+
+
+# --- the deal of the day: its results and streak -----------------------------------------------
+@pytest.mark.parametrize(("won_days_ago", "current", "longest"), [
+    ([], 0, 0),
+    ([0], 1, 1),
+    ([1], 1, 1),                  # yesterday still counts: today is not over
+    ([2], 0, 1),                  # a missed day ends the streak
+    ([0, 1, 2, 4, 5], 3, 3),
+    ([1, 2, 3, 5, 6, 7, 8], 3, 4),
+    ([3, 4, 5, 6], 0, 4),
+])
+def test_the_daily_streak(db, won_days_ago, current, longest):
+    with db.session() as session:
+        for ago in won_days_ago:
+            add_daily(session, "p", TODAY - timedelta(days=ago), "won")
+        streak = daily_streak(session, "p", TODAY)
+        assert (streak.current, streak.longest, streak.days_won) == (
+            current, longest, len(won_days_ago))
+        assert streak.last_won == (TODAY - timedelta(days=min(won_days_ago))
+                                   if won_days_ago else None)
+
+
+def test_what_counts_for_the_daily_streak(db):
+    with db.session() as session:
+        add_daily(session, "p", TODAY, "won", goal="wholedeck", passes=1)
+        add_daily(session, "p", TODAY, "won")  # two wins on one day: still one day
+        add_daily(session, "p", TODAY - timedelta(days=1), "lost")
+        add_daily(session, "p", TODAY - timedelta(days=1), "abandoned")
+        add_daily(session, "p", None, "won")  # not a deal of the day
+        add_daily(session, "p", TODAY - timedelta(days=1), "won", moves=0)  # no moves
+        add_daily(session, "q", TODAY - timedelta(days=1), "won")  # another player
+        streak = daily_streak(session, "p", TODAY)
+        assert (streak.current, streak.longest, streak.days_won) == (1, 1, 1)
+
+
+def test_daily_results_one_row_per_day_and_rules_newest_first(db):
+    with db.session() as session:
+        yesterday = TODAY - timedelta(days=1)
+        add_daily(session, "p", yesterday, "lost", deal=11)
+        add_daily(session, "p", yesterday, "won", deal=11)
+        last = add_daily(session, "p", yesterday, "abandoned", deal=11)
+        add_daily(session, "p", yesterday, "lost", goal="wholedeck", passes=2, deal=12)
+        add_daily(session, "p", TODAY, "won", passes=1, deal=13)
+        add_daily(session, "p", None, "won")
+        rows = daily_results(session, "p")
+        assert [(r.day, r.variant.key, r.games, r.won) for r in rows] == [
+            (TODAY, "standard-1", 1, 1),
+            (yesterday, "standard-3", 3, 1),
+            (yesterday, "wholedeck-2", 1, 0),
+        ]
+        assert rows[1].deal_number == "11" and rows[1].last_game_id == last
+        assert rows[1].best_cleared == 28 and rows[2].last_status == "lost"
+        assert daily_results(session, "p", limit=1) == rows[:1]

@@ -1,5 +1,6 @@
-"""The board without JavaScript (POST -> 303 -> the message in the live region), hints, and
-what the board must not give away."""
+"""What the board tells the player (``app.web.notice``) and its hints: without JavaScript a
+notice rides a signed cookie (POST -> 303 -> the message in the live region, once, on its own
+board only); hints name a move, highlight it and change nothing; the board gives nothing away."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""The odds on the web: /odds and /api/odds, each deal's verdicts (/api/deals/{n}/verdict)
-and their cache, and the deal of the day on /stats (store queries and the page)."""
+"""The odds on the web (``app.web.odds``): /odds and /api/odds, and each deal's verdicts
+(/api/deals/{n}/verdict) and their cache.
+
+(Stored verdicts: tests/store/test_verdicts.py; the deal of the day on /stats:
+test_stats_pages.py.)"""
 
 from __future__ import annotations
 
@@ -7,35 +10,20 @@ import dataclasses
 import itertools
 import re
 import threading
-from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app import odds
-from app.engine import VARIANTS, Goal, Variant
-from app.store import (
-    Database,
-    daily_results,
-    daily_streak,
-    deal_verdicts,
-    get_verdict,
-    save_verdict,
-)
-from app.store.games import record_result
-from app.store.models import DealVerdict, GameRecord
+from app.engine import VARIANTS, Variant
+from app.store import Database
+from app.store.models import DealVerdict
 from app.web import odds as odds_web
-from app.web.player import PlayerCookie
 
 # Deal 617 as the README shows it: standard with one pass cannot be won; the whole deck with
 # three passes can, in a line of 58 moves.
 README_DEAL = 617
-
-
-def player_id(client, app) -> str:
-    settings = app.state.settings
-    return PlayerCookie(settings).read(client.cookies.get(settings.cookie_name))
 
 
 def verdict_rows(app) -> int:
@@ -227,126 +215,3 @@ def test_two_requests_racing_for_the_same_deal_both_answer(app, monkeypatch):
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
     assert verdict_rows(app) == 6
-
-
-def test_saving_a_verdict_twice_keeps_the_decided_one(db):
-    with db.session() as session:
-        save_verdict(session, 77, "standard", 3, winnable=None, moves=None, nodes=10)
-        assert get_verdict(session, 77, "standard", 3).winnable is None
-        # A longer search settles an unknown...
-        save_verdict(session, 77, "standard", 3, winnable=True, moves=40, nodes=900)
-        stored = get_verdict(session, 77, "standard", 3)
-        assert (stored.winnable, stored.moves, stored.nodes) == (True, 40, 900)
-        # ...and nothing replaces a decided verdict (a racing writer, or a shorter search).
-        save_verdict(session, 77, "standard", 3, winnable=None, moves=None, nodes=5)
-        save_verdict(session, 77, "standard", 3, winnable=False, moves=None, nodes=5)
-        assert get_verdict(session, 77, "standard", 3).winnable is True
-        # An unknown gives way only to a longer search or a verdict.
-        save_verdict(session, 78, "wholedeck", 1, winnable=None, moves=None, nodes=100)
-        save_verdict(session, 78, "wholedeck", 1, winnable=None, moves=None, nodes=50)
-        assert get_verdict(session, 78, "wholedeck", 1).nodes == 100
-        big = 10**20 - 1
-        save_verdict(session, big, "wholedeck", 2, winnable=False, moves=7, nodes=3)
-        assert get_verdict(session, big, "wholedeck", 2).moves is None  # no line, no length
-        assert set(deal_verdicts(session, 77)) == {(Goal.STANDARD, 3)}
-        assert deal_verdicts(session, 79) == {}
-
-
-# --- the deal of the day on /stats ---------------------------------------------------------------
-TODAY = date(2026, 12, 10)
-_ids = itertools.count()
-
-
-def add_daily(session, player: str, day: date | None, status: str, *, goal: str = "standard",
-              passes: int = 3, moves: int = 20, deal: int = 100) -> str:
-    """A finished game as the app stores it; ``day`` is its deal-of-the-day date (or None)."""
-    finished = datetime.combine(day or TODAY, datetime.min.time(), UTC) + timedelta(
-        hours=12, minutes=next(_ids))
-    record = GameRecord(
-        id=f"d{next(_ids):06d}", player_id=player, deal_number=str(deal), deal_text=None,
-        goal=goal, passes=passes, moves=" ".join(["draw"] * moves), move_count=moves,
-        undo_count=0, status=status, cleared=28 if status == "won" else 9, seconds=60,
-        created_at=finished, updated_at=finished, finished_at=finished, daily=day)
-    session.add(record)
-    session.flush()
-    record_result(session, record)
-    session.flush()
-    return record.id
-
-
-@pytest.mark.parametrize(("won_days_ago", "current", "longest"), [
-    ([], 0, 0),
-    ([0], 1, 1),
-    ([1], 1, 1),                  # yesterday still counts: today is not over
-    ([2], 0, 1),                  # a missed day ends the streak
-    ([0, 1, 2, 4, 5], 3, 3),
-    ([1, 2, 3, 5, 6, 7, 8], 3, 4),
-    ([3, 4, 5, 6], 0, 4),
-])
-def test_the_daily_streak(db, won_days_ago, current, longest):
-    with db.session() as session:
-        for ago in won_days_ago:
-            add_daily(session, "p", TODAY - timedelta(days=ago), "won")
-        streak = daily_streak(session, "p", TODAY)
-        assert (streak.current, streak.longest, streak.days_won) == (
-            current, longest, len(won_days_ago))
-        assert streak.last_won == (TODAY - timedelta(days=min(won_days_ago))
-                                   if won_days_ago else None)
-
-
-def test_what_counts_for_the_daily_streak(db):
-    with db.session() as session:
-        add_daily(session, "p", TODAY, "won", goal="wholedeck", passes=1)
-        add_daily(session, "p", TODAY, "won")  # two wins on one day: still one day
-        add_daily(session, "p", TODAY - timedelta(days=1), "lost")
-        add_daily(session, "p", TODAY - timedelta(days=1), "abandoned")
-        add_daily(session, "p", None, "won")  # not a deal of the day
-        add_daily(session, "p", TODAY - timedelta(days=1), "won", moves=0)  # no moves
-        add_daily(session, "q", TODAY - timedelta(days=1), "won")  # another player
-        streak = daily_streak(session, "p", TODAY)
-        assert (streak.current, streak.longest, streak.days_won) == (1, 1, 1)
-
-
-def test_daily_results_one_row_per_day_and_rules_newest_first(db):
-    with db.session() as session:
-        yesterday = TODAY - timedelta(days=1)
-        add_daily(session, "p", yesterday, "lost", deal=11)
-        add_daily(session, "p", yesterday, "won", deal=11)
-        last = add_daily(session, "p", yesterday, "abandoned", deal=11)
-        add_daily(session, "p", yesterday, "lost", goal="wholedeck", passes=2, deal=12)
-        add_daily(session, "p", TODAY, "won", passes=1, deal=13)
-        add_daily(session, "p", None, "won")
-        rows = daily_results(session, "p")
-        assert [(r.day, r.variant.key, r.games, r.won) for r in rows] == [
-            (TODAY, "standard-1", 1, 1),
-            (yesterday, "standard-3", 3, 1),
-            (yesterday, "wholedeck-2", 1, 0),
-        ]
-        assert rows[1].deal_number == "11" and rows[1].last_game_id == last
-        assert rows[1].best_cleared == 28 and rows[2].last_status == "lost"
-        assert daily_results(session, "p", limit=1) == rows[:1]
-
-
-def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
-    html = client.get("/stats").text
-    assert "data-daily-empty" in html
-    assert 'href="/daily"' in html
-    pid = player_id(client, app)
-    today = odds.today_utc()
-    database = Database(app.state.settings.database_url)
-    try:
-        with database.session() as session:
-            add_daily(session, pid, today, "won", deal=4242)
-            add_daily(session, pid, today - timedelta(days=1), "won", goal="wholedeck")
-            add_daily(session, pid, today - timedelta(days=2), "lost", passes=1)
-    finally:
-        database.dispose()
-    html = client.get("/stats").text
-    block = html.split("data-daily", 1)[1].split("</section>", 1)[0]
-    assert re.search(r'data-figure="daily-streak">2 days', block)
-    assert re.search(r'data-figure="daily-longest">2 days', block)
-    assert re.search(r'data-figure="daily-days-won">2<', block)
-    assert block.count("data-daily-day=") == 3
-    assert f'data-daily-day="{today.isoformat()}"' in block
-    assert "#4242" in block and "result-won" in block and "result-lost" in block
-    assert "Whole deck goal, 3 passes" in block

@@ -17,8 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.main import create_app
 from app.store import db as store_db
-
-from .conftest import POSTGRES_URL, _reset_postgres, make_settings
+from tests.conftest import POSTGRES_URL, _reset_postgres, make_settings
 
 
 def backend_pid(database: store_db.Database) -> int:

@@ -1,4 +1,6 @@
-"""The ``pyramid`` command line: deal, solve, odds, and one-line errors with exit status 2."""
+"""The ``pyramid`` command line: deal, solve, odds, and one-line errors with exit status 2.
+
+(The odds run behind ``pyramid odds``, its chunks, workers and Wilson interval: tests/odds.)"""
 
 from __future__ import annotations
 
@@ -11,15 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from engine_helpers import DEAL_A
 
 from app.cli import draw_pyramid, main
-from app.engine import Deal, Game, Goal, Move
+from app.engine import Deal, Game, Move
 from app.engine.deal import position
 from app.engine.greedy import greedy_wins
 from app.engine.solver import solve
 from app.odds import wilson_interval
-from app.odds.run import chunk_size, solve_range
+from tests.engine.engine_helpers import DEAL_A
 
 VECTORS = json.loads((Path(__file__).parents[1] / "data" / "deal-vectors.json").read_text())
 
@@ -149,30 +150,6 @@ def test_solve_reads_a_deal_from_stdin(capsys, monkeypatch):
 
 
 # --- pyramid odds ----------------------------------------------------------------------------
-def test_wilson_interval_known_values():
-    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", method 3.
-    for wins, trials, low, high in [
-        (81, 263, 0.2553, 0.3662),
-        (15, 148, 0.0624, 0.1605),
-        (0, 20, 0.0, 0.1611),
-        (1, 29, 0.0061, 0.1718),
-    ]:
-        got = wilson_interval(wins, trials)
-        assert got == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
-    assert wilson_interval(10, 10) == (pytest.approx(1 - 0.2775, abs=5e-5), 1.0)
-    assert wilson_interval(0, 0) == (0.0, 1.0)
-    low, high = wilson_interval(500, 1000)
-    assert low == pytest.approx(1 - high) and low < 0.5 < high
-    with pytest.raises(ValueError):
-        wilson_interval(3, 2)
-
-
-def test_chunk_size():
-    assert chunk_size(10, 2) == 1
-    assert chunk_size(1000, 2) == 32
-    assert chunk_size(10**6, 2) == 200
-
-
 def test_odds_counts_match_solving_each_deal(capsys):
     data = json.loads(main_output(capsys, "odds", "--deals", "12", "--start", "30", "--workers",
                                   "1", "--json", "--no-progress"))
@@ -181,21 +158,6 @@ def test_odds_counts_match_solving_each_deal(capsys):
     assert (data["deals"], data["start"], data["goal"], data["passes"]) == (12, 30, "standard", 3)
     assert data["wilson_95"] == list(wilson_interval(data["wins"], 12))
     assert data["win_rate"] == pytest.approx(data["wins"] / 12) and data["unknown"] == 0
-
-
-def test_odds_do_not_depend_on_the_number_of_workers():
-    one = solve_range(*_odds_args(), workers=1).to_dict()
-    two = solve_range(*_odds_args(), workers=2).to_dict()
-    assert two["workers"] == 2
-    for key in ("seconds", "deals_per_second", "workers"):
-        del one[key], two[key]
-    assert one == two
-
-
-def _odds_args():
-    from app.engine import Goal
-
-    return (Goal.WHOLE_DECK, 1, 100, 16)
 
 
 def test_odds_text_report_and_progress_bar(capsys):
@@ -234,16 +196,6 @@ def test_odds_with_the_greedy_player_counts_its_wins(capsys, tmp_path):
     lines = main_output(capsys, *argv[:-2]).splitlines()
     assert lines[0] == "Standard goal, 3 passes, deals 30 to 69, greedy player"
     assert lines[1] == f"Wins: {won.count(True)} of 40 deals"
-
-
-def test_greedy_odds_do_not_depend_on_the_number_of_workers():
-    one = solve_range(Goal.WHOLE_DECK, 3, 1, 40, workers=1, player="greedy").to_dict()
-    two = solve_range(Goal.WHOLE_DECK, 3, 1, 40, workers=2, player="greedy").to_dict()
-    for key in ("seconds", "deals_per_second", "workers"):
-        del one[key], two[key]
-    assert one == two
-    with pytest.raises(ValueError, match="player must be"):
-        solve_range(Goal.STANDARD, 3, 1, 4, player="lucky")
 
 
 # --- errors: exit status 2, one line on stderr ------------------------------------------------

@@ -1,41 +1,27 @@
-"""The store against real databases: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set."""
+"""Games in the store (``app.store.games``) against real databases: SQLite always, PostgreSQL
+too when TEST_DATABASE_URL is set. Round trips, custom and big deals, stale writes, the end of a
+game, and a player's games.
+
+(The tables themselves: test_migrations.py; players' choices: test_players.py.)"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, inspect, text
-from sqlalchemy.exc import IntegrityError
 
 from app.engine import Deal, Game, Move
 from app.store import (
     GameConflict,
     GameEnded,
     create_game,
-    display_name,
     get_game,
     latest_unfinished,
     load_game,
     mark_abandoned,
-    remember_winnable_only,
     save_position,
-    set_display_name,
-    wants_winnable_only,
 )
 from app.store.games import elapsed_seconds
-
-
-def test_migrations_create_the_games_table(db):
-    inspector = inspect(db.engine)
-    assert "games" in inspector.get_table_names()
-    columns = {c["name"] for c in inspector.get_columns("games")}
-    assert {"id", "player_id", "deal_number", "deal_text", "goal", "passes", "moves",
-            "status", "created_at", "updated_at", "finished_at", "version"} <= columns
-    assert {"cleared", "seconds"} <= columns
-    assert {"ix_games_player_status", "ix_games_player_variant_finished", "ix_games_player_seq",
-            "ix_games_player_variant_seq"} <= {i["name"] for i in inspector.get_indexes("games")}
-    assert "players" in inspector.get_table_names()
 
 
 def test_a_game_round_trips_through_the_database(db):
@@ -142,64 +128,3 @@ def test_player_queries(db):
         mark_abandoned(session, get_game(session, new_id))
     with db.session() as session:
         assert latest_unfinished(session, "p1").id == old_id
-
-
-def test_the_schema_refuses_impossible_rows(db):
-    with pytest.raises(IntegrityError), db.session() as session:
-        session.execute(text(
-            "INSERT INTO games (id, player_id, deal_number, deal_text, goal, passes, moves, "
-            "move_count, undo_count, status, created_at, updated_at, version) VALUES "
-            "('x', 'p', NULL, NULL, 'standard', 3, '', 0, 0, 'playing', "
-            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"))
-    with pytest.raises(IntegrityError), db.session() as session:
-        session.execute(text(
-            "INSERT INTO games (id, player_id, deal_number, goal, passes, moves, "
-            "move_count, undo_count, status, created_at, updated_at, version) VALUES "
-            "('y', 'p', '3', 'standard', 4, '', 0, 0, 'playing', "
-            "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"))
-
-
-def test_migrations_go_down_and_up_again(database_url):
-    from alembic import command
-
-    from app.prestart import alembic_config
-    from app.store import Database
-
-    config = alembic_config(database_url)
-    command.downgrade(config, "base")
-    database = Database(database_url)
-    try:
-        assert "games" not in inspect(database.engine).get_table_names()
-        command.upgrade(config, "head")
-        assert "games" in inspect(database.engine).get_table_names()
-    finally:
-        database.dispose()
-
-
-@pytest.mark.parametrize("choose", [
-    lambda session, player: remember_winnable_only(session, player, True),
-    lambda session, player: set_display_name(session, player, "Ada"),
-], ids=["winnable-only", "display-name"])
-def test_a_players_first_choices_made_at_once_both_stick(db, choose):
-    """Two tabs of a new player: the other tab's row appears between this request's look for
-    a row and its insert. Neither request fails, and the row holds this request's choice."""
-    raced: list[str] = []
-
-    def other_tab_first(_conn, _cursor, statement, *_args) -> None:
-        if statement.lstrip().upper().startswith("INSERT INTO PLAYERS") and not raced:
-            raced.append(statement)
-            with db.engine.connect() as other:  # a connection of its own: the other tab
-                other.execute(text("INSERT INTO players (id, winnable_only, created_at, "
-                                   "updated_at) VALUES ('p1', false, :now, :now)"),
-                              {"now": datetime.now(UTC)})
-                other.commit()
-
-    event.listen(db.engine, "before_cursor_execute", other_tab_first)
-    try:
-        with db.session() as session:
-            choose(session, "p1")
-    finally:
-        event.remove(db.engine, "before_cursor_execute", other_tab_first)
-    assert raced
-    with db.session() as session:
-        assert wants_winnable_only(session, "p1") or display_name(session, "p1") == "Ada"

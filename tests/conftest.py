@@ -1,0 +1,69 @@
+"""Fixtures for every test that needs a database: migrated databases and the settings on them.
+
+Every store test runs against SQLite, and also against PostgreSQL when TEST_DATABASE_URL is
+set (CI's `.ci/run` sets it). Tables come from the Alembic migrations, as in production.
+``tests/store`` uses these directly; ``tests/web/conftest.py`` builds the app and its clients on
+them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from app.prestart import alembic_config, migrate
+from app.settings import Settings
+from app.store import Database
+
+SECRET = "test-secret-key-0123456789-abcdefghijklmnop"
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+
+
+def _reset_postgres(url: str) -> None:
+    """Start from an empty schema, then migrate: the migrations are part of what is tested."""
+    from alembic import command
+
+    database = Database(url)
+    with database.engine.begin() as connection:
+        connection.execute(text("DROP TABLE IF EXISTS games"))
+        connection.execute(text("DROP TABLE IF EXISTS players"))
+        connection.execute(text("DROP TABLE IF EXISTS deal_verdicts"))
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    database.dispose()
+    command.upgrade(alembic_config(url), "head")
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A freshly migrated database: a SQLite file, or the PostgreSQL test database."""
+    if request.param == "postgresql":
+        assert POSTGRES_URL is not None
+        _reset_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    url = f"sqlite:///{tmp_path / 'pyramid.db'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    url = f"sqlite:///{tmp_path / 'pyramid.db'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = Database(database_url)
+    yield database
+    database.dispose()
+
+
+def make_settings(url: str, **overrides) -> Settings:
+    values = {"database_url": url, "environment": "test", "secret_key": SECRET, **overrides}
+    return Settings(_env_file=None, **values)

@@ -1,0 +1,85 @@
+"""Settings (``app.settings``): from the environment, safe defaults for local play, the hosts
+and base URL, and what production insists on (a real secret of 32 bytes, secure cookies).
+
+(How the entry points report a bad setting: test_startup.py.)"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from app.settings import DEFAULT_SECRET_KEY, Settings
+
+
+def test_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "sqlite:////tmp/elsewhere.db")
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "9000")
+    monkeypatch.setenv("SECRET_KEY", "s" * 40)
+    settings = Settings(_env_file=None)
+    assert settings.database_url == "sqlite:////tmp/elsewhere.db"
+    assert (settings.host, settings.port, settings.secret_key) == ("0.0.0.0", 9000, "s" * 40)
+
+
+def test_defaults_are_safe_for_local_play(monkeypatch):
+    for name in ("DATABASE_URL", "HOST", "PORT", "SECRET_KEY", "ENVIRONMENT"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None)
+    assert settings.environment == "development" and settings.host == "127.0.0.1"
+    assert settings.port == 8000 and settings.database_url.startswith("sqlite:///")
+
+
+def test_production_refuses_the_default_secret(monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    with pytest.raises(ValidationError, match="SECRET_KEY"):
+        Settings(_env_file=None, environment="production")
+    assert Settings(_env_file=None, environment="production",
+                    secret_key="a-long-random-production-secret!").secret_key != DEFAULT_SECRET_KEY
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, secret_key="short")
+
+
+# --- allowed hosts and the base URL (what the app does with them: tests/web) ----------------
+def test_allowed_hosts_and_base_url_from_the_environment(monkeypatch):
+    monkeypatch.setenv("ALLOWED_HOSTS", " pyramid.example, *.pyramid.example ,")
+    monkeypatch.setenv("BASE_URL", "https://Pyramid.Example/")
+    settings = Settings(_env_file=None)
+    assert settings.allowed_hosts == ["pyramid.example", "*.pyramid.example"]
+    assert settings.base_url == "https://pyramid.example"
+    monkeypatch.delenv("ALLOWED_HOSTS")
+    monkeypatch.delenv("BASE_URL")
+    defaults = Settings(_env_file=None)
+    assert defaults.allowed_hosts == ["127.0.0.1", "localhost", "testserver", "[::1]"]
+    assert defaults.base_url is None and defaults.max_body_bytes == 65536
+
+
+@pytest.mark.parametrize("overrides", [
+    {"allowed_hosts": "pyr*mid.example"}, {"allowed_hosts": ""},
+    {"allowed_hosts": "http://pyramid.example"}, {"base_url": "ftp://pyramid.example"},
+    {"base_url": "https://pyramid.example/games"}, {"base_url": "pyramid.example"},
+])
+def test_bad_hosts_and_base_urls_are_refused(overrides):
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, **overrides)
+
+
+# --- production settings -----------------------------------------------------------------------
+def test_secret_keys_need_32_bytes():
+    assert len(DEFAULT_SECRET_KEY.encode()) >= 32
+    with pytest.raises(ValidationError, match="32 bytes"):
+        Settings(_env_file=None, secret_key="s" * 31)
+    with pytest.raises(ValidationError, match="32 bytes"):
+        Settings(_env_file=None, secret_key="é" * 15)  # 30 bytes
+    assert Settings(_env_file=None, secret_key="é" * 16).secret_key == "é" * 16
+
+
+def test_production_forces_secure_cookies(monkeypatch):
+    monkeypatch.setenv("COOKIE_SECURE", "false")
+    settings = Settings(_env_file=None, environment="production", secret_key="p" * 40)
+    assert settings.cookie_secure is True
+    assert Settings(_env_file=None).cookie_secure is False
+
+
+def test_a_bad_database_url_is_a_settings_error():
+    with pytest.raises(ValidationError, match="not a database URL"):
+        Settings(_env_file=None, database_url="nonsense://x")

@@ -1,0 +1,51 @@
+"""/healthz checks the database and answers even when every worker thread is busy; an
+unavailable database is a 503 answer, as a page or as the API's JSON, never a traceback.
+
+(The database file itself going away, read-only or coming back: tests/store/test_db.py.)"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import inspect
+
+import anyio
+import anyio.to_thread
+from fastapi.testclient import TestClient
+
+
+def test_healthz_checks_the_database(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_healthz_works_again_after_a_shutdown(app):
+    for _ in range(2):  # the app's lifespan ends and starts again (as in the tests' clients)
+        with TestClient(app) as client:
+            assert client.get("/healthz").status_code == 200
+
+
+def test_healthz_answers_while_every_worker_thread_is_busy(app):
+    route = next(r for r in app.routes if getattr(r, "path", None) == "/healthz")
+    assert inspect.iscoroutinefunction(route.endpoint)
+    with TestClient(app) as client:
+        limiter = client.portal.call(anyio.to_thread.current_default_thread_limiter)
+        holders = [object() for _ in range(int(limiter.total_tokens))]
+        for holder in holders:
+            client.portal.call(limiter.acquire_on_behalf_of, holder)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pending = pool.submit(client.get, "/healthz")
+            try:
+                response = pending.result(timeout=10)
+            finally:
+                for holder in holders:
+                    client.portal.call(limiter.release_on_behalf_of, holder)
+    assert response.status_code == 200
+
+
+def test_database_errors_answer_503(hardened):
+    with TestClient(hardened, raise_server_exceptions=False) as client:
+        page = client.get("/boom-db")
+        assert page.status_code == 503 and "text/html" in page.headers["content-type"]
+        assert "server closed" not in page.text and "Traceback" not in page.text
+        api = client.get("/api/boom-db")
+        assert api.status_code == 503 and set(api.json()) <= {"detail", "errors"}
