@@ -24,7 +24,6 @@ from html import escape
 from fastapi import Depends, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
@@ -32,7 +31,13 @@ from app.store import Database
 from app.web import api, board, errors, handlers, odds, pages, replay, stats
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
-from app.web.security import BodyLimit, CrossSiteGuard, JsonBodies, security_headers
+from app.web.security import (
+    BodyLimit,
+    CrossSiteGuard,
+    JsonBodies,
+    TrustedHosts,
+    security_headers,
+)
 
 log = logging.getLogger("pyramid.web")
 
@@ -158,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        seconds=settings.body_timeout_seconds)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.trusted_hosts,
+    app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
     handlers.install(app)
 

@@ -15,10 +15,13 @@ from app.settings import settings_or_exit
 
 def main() -> None:
     settings = settings_or_exit()
-    migrate_or_exit(settings)  # one line on stderr if the database cannot be reached
-    # proxy_headers: behind a reverse proxy, share links use the public scheme and host
-    # (uvicorn trusts X-Forwarded-* from FORWARDED_ALLOW_IPS, loopback by default).
-    uvicorn.run("app.main:app", host=settings.host, port=settings.port, proxy_headers=True,
+    if settings.migrate_on_start:
+        migrate_or_exit(settings)  # one line on stderr if the database cannot be reached
+    # X-Forwarded-* are believed only from TRUSTED_PROXIES (uvicorn's own default would
+    # believe any client on loopback); behind a proxy, set it and BASE_URL.
+    trusted = settings.trusted_proxies
+    uvicorn.run("app.main:app", host=settings.host, port=settings.port,
+                proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
                 http="app.web.protocol:HeadDeadlineProtocol")
 
 

@@ -36,6 +36,10 @@ say so (ALLOWED_HOSTS or BASE_URL), so a forged Host header never ends up in a l
 HOST_PATTERN = re.compile(r"\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\]", re.ASCII)
 """What Starlette's TrustedHostMiddleware matches: a name, ``*.domain``, ``*`` or ``[IPv6]``."""
 
+MIN_SECRET_DISTINCT = 12
+"""A random secret of 32 or more bytes has far more distinct characters than this; one made of
+a few repeated characters is no secret (production refuses it)."""
+
 GENERATE_SECRET = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
@@ -66,6 +70,16 @@ class Settings(BaseSettings):
         description="The public origin, e.g. https://pyramid.example: absolute links and the "
                     "cross-site check use it instead of the request's own scheme and host.",
     )
+    trusted_proxies: str | None = Field(
+        default=None,
+        description="Addresses of the reverse proxies whose X-Forwarded-For and "
+                    "X-Forwarded-Proto are believed (comma-separated, or * for any peer): "
+                    "none by default, so a client can never claim to be on HTTPS or "
+                    "somewhere else. app.serve hands it to uvicorn.")
+    migrate_on_start: bool = Field(
+        default=True,
+        description="app.serve migrates before serving; set false where a separate step "
+                    "migrates once for several app processes.")
     max_body_bytes: int = Field(default=65536, ge=1024,
                                 description="Larger request bodies are refused with 413.")
     head_timeout_seconds: float = Field(
@@ -155,6 +169,16 @@ class Settings(BaseSettings):
                     f"random value (e.g. `{GENERATE_SECRET}`) before running with "
                     "ENVIRONMENT=production"
                 )
+            if len(set(self.secret_key)) < MIN_SECRET_DISTINCT:
+                raise ValueError(
+                    f"SECRET_KEY has only {len(set(self.secret_key))} different characters: "
+                    f"a random secret has many more (make one with `{GENERATE_SECRET}`)")
+            if not self.base_url:
+                raise ValueError(
+                    "BASE_URL is not set: in production the site is reached over HTTPS, often "
+                    "through a proxy, and without its public origin (e.g. "
+                    "https://pyramid.example) every form post would be refused as coming "
+                    "from another site")
             # Production is served over HTTPS: a cookie that could travel in clear text would
             # let anyone on the path take over the player's games.
             self.cookie_secure = True

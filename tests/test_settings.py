@@ -33,7 +33,7 @@ def test_production_refuses_the_default_secret(monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     with pytest.raises(ValidationError, match="SECRET_KEY"):
         Settings(_env_file=None, environment="production")
-    assert Settings(_env_file=None, environment="production",
+    assert Settings(_env_file=None, environment="production", base_url="https://p.example",
                     secret_key="a-long-random-production-secret!").secret_key != DEFAULT_SECRET_KEY
     with pytest.raises(ValidationError):
         Settings(_env_file=None, secret_key="short")
@@ -75,9 +75,31 @@ def test_secret_keys_need_32_bytes():
 
 def test_production_forces_secure_cookies(monkeypatch):
     monkeypatch.setenv("COOKIE_SECURE", "false")
-    settings = Settings(_env_file=None, environment="production", secret_key="p" * 40)
+    settings = Settings(_env_file=None, environment="production", secret_key=GOOD_SECRET,
+                        base_url="https://p.example")
     assert settings.cookie_secure is True
     assert Settings(_env_file=None).cookie_secure is False
+
+
+GOOD_SECRET = "kT3vQ9-wZ2rX7pL0mN8bY4cD6fH1jS5a"
+
+
+def test_production_refuses_a_secret_of_few_different_characters():
+    """32 characters of one or two repeated letters pass the length check but are no secret."""
+    for weak in ("p" * 40, "ab" * 20, "0123456789" * 4):
+        with pytest.raises(ValidationError, match="different characters"):
+            Settings(_env_file=None, environment="production", secret_key=weak,
+                     base_url="https://p.example")
+        assert Settings(_env_file=None, secret_key=weak).secret_key == weak  # fine elsewhere
+    assert Settings(_env_file=None, environment="production", secret_key=GOOD_SECRET,
+                    base_url="https://p.example").secret_key == GOOD_SECRET
+
+
+def test_production_needs_base_url_behind_its_proxy():
+    """Without its public origin, a production site behind a TLS proxy would refuse every form
+    post as cross-site (the proxy talks plain HTTP to the app): it refuses to start instead."""
+    with pytest.raises(ValidationError, match="BASE_URL is not set"):
+        Settings(_env_file=None, environment="production", secret_key=GOOD_SECRET)
 
 
 def test_a_bad_database_url_is_a_settings_error():

@@ -44,6 +44,7 @@ from secure import (
 from secure.middleware import SecureASGIMiddleware
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
@@ -99,6 +100,19 @@ async def refuse(scope: Scope, send: Send, status: int, title: str, message: str
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+# --- hosts ---------------------------------------------------------------------------------
+class TrustedHosts(TrustedHostMiddleware):
+    """Starlette's TrustedHostMiddleware, except for ``/healthz``: a health check comes from
+    the machine itself (Docker's, a load balancer's) by address, not by the public name, and
+    its answer holds no link for a forged Host to end up in."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and route_path(scope) == "/healthz":
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 # --- body size ------------------------------------------------------------------------------

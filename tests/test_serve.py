@@ -1,0 +1,145 @@
+"""``python -m app.serve`` as it runs for real: what a uvicorn process does that TestClient
+cannot show. Slow clients are cut off (the request head, then the body), and X-Forwarded-*
+headers are believed only from TRUSTED_PROXIES, never from any client on loopback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+
+from app.prestart import migrate
+from tests.conftest import SECRET
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def serving(tmp_path, **env: str) -> Iterator[str]:
+    """``python -m app.serve`` on a free port with these settings; yields its URL."""
+    url = f"sqlite:///{tmp_path / 'serve.db'}"
+    migrate(url)
+    port = free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.serve"],
+        env={**clean, "DATABASE_URL": url, "SECRET_KEY": SECRET, "ENVIRONMENT": "test",
+             "PORT": str(port), "MIGRATE_ON_START": "false", **env},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"app.serve did not start: {process.stderr.read()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes the connection, and when it closed."""
+    began = time.monotonic()
+    sock.settimeout(limit)
+    data = b""
+    while True:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return data, time.monotonic() - began
+        data += chunk
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("guarded"), HEAD_TIMEOUT_SECONDS="1",
+                 BODY_TIMEOUT_SECONDS="1") as base:
+        yield base
+
+
+def address(base: str) -> tuple[str, int]:
+    host, port = base.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET / HTTP/1.1\r\nHost: 127.0", b"GET /"])
+def test_a_request_head_that_never_completes_is_cut_off(guarded, sent):
+    with socket.create_connection(address(guarded)) as sock:
+        sock.sendall(sent)
+        answer, after = read_until_closed(sock, limit=10)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b"connection: close" in answer.lower()
+    assert after < 5
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_408(guarded):
+    with socket.create_connection(address(guarded)) as sock:
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{")
+        began = time.monotonic()
+        sock.settimeout(0.2)
+        answer = b""
+        while time.monotonic() - began < 10:
+            try:
+                sock.sendall(b" ")
+                chunk = sock.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b'"detail"' in answer and b"connection: close" in answer.lower()
+    assert time.monotonic() - began < 5
+
+
+def test_players_are_answered_while_slow_clients_wait(guarded):
+    stalled = [socket.create_connection(address(guarded)) for _ in range(50)]
+    try:
+        for sock in stalled:
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        with httpx.Client(base_url=guarded) as client:
+            made = client.post("/api/games", json={"deal": 5})
+            assert made.status_code == 201
+            moved = client.post(f"/api/games/{made.json()['id']}/moves", json={"op": "draw"})
+            assert moved.status_code == 200 and moved.json()["waste"]["count"] == 1
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def share_link_scheme(base: str, **headers: str) -> str:
+    with httpx.Client(base_url=base, headers=headers) as client:
+        created = client.post("/api/games", json={"deal": 7}).json()
+        page = client.get(f"/games/{created['id']}").text
+    link = page.split('data-deal-link href="', 1)[1].split('"', 1)[0]
+    return link.split("://", 1)[0]
+
+
+def test_forwarded_headers_are_not_believed_from_any_client(guarded):
+    assert share_link_scheme(guarded, **{"X-Forwarded-Proto": "https"}) == "http"
+
+
+def test_forwarded_headers_are_believed_from_a_trusted_proxy(tmp_path):
+    with serving(tmp_path, TRUSTED_PROXIES="127.0.0.1") as base:
+        assert share_link_scheme(base, **{"X-Forwarded-Proto": "https"}) == "https"
+        assert share_link_scheme(base) == "http"
