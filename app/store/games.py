@@ -255,8 +255,8 @@ def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
     return LoadedGame(loaded.record, load_game(loaded.record))
 
 
-def save_position(session: Session, record: GameRecord, game: Game, *, undo: bool = False,
-                  now: datetime | None = None) -> None:
+def save_position(session: Session, record: GameRecord, game: Game, *, undos: int = 0,
+                  input_id: str | None = None, now: datetime | None = None) -> None:
     """Store ``game``'s move list and status in ``record``.
 
     Raises GameEnded when the stored game has already ended (its result is final), and
@@ -273,8 +273,9 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undo: boo
     record.cleared = game.cards_cleared
     if record.started_at is None and game.moves:
         record.started_at = now  # the clock starts at the first move
-    if undo:
-        record.undo_count += 1
+    record.undo_count += undos
+    if input_id is not None:
+        record.last_input = input_id
     if status.ended:
         _end(record, status, now)
     record.updated_at = now

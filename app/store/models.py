@@ -75,6 +75,9 @@ class GameRecord(Base):
     seq: Mapped[int | None] = mapped_column(Integer)
     streak: Mapped[int | None] = mapped_column(Integer)
     streak_all: Mapped[int | None] = mapped_column(Integer)
+    # The id of the last batch of board inputs applied (``<tab>:<n>``, see web/board.py):
+    # a batch sent twice is applied once, and a tab's own earlier batch is not "another tab".
+    last_input: Mapped[str | None] = mapped_column(String(48))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -18,6 +18,7 @@ abandoned) takes no more moves and no undo, so its result is final the moment it
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy.orm import Session
@@ -37,6 +38,11 @@ from app.store import (
 
 ATTEMPTS = 3
 """Starting a game retries when a move in another tab races the abandoning of the old game."""
+
+
+OWN_EARLIER_INPUT = ("Your earlier input reached the game first: this is where it stands now, "
+                     "and your last input was not played on it.")
+"""A batch made on a version that this tab's own earlier batch had already moved on from."""
 
 
 class VersionMismatch(GameConflict):
@@ -61,9 +67,9 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
 
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
-           undo: bool = False) -> None:
+           undos: int = 0, input_id: str | None = None) -> None:
     try:
-        save_position(session, loaded.record, loaded.game, undo=undo)
+        save_position(session, loaded.record, loaded.game, undos=undos, input_id=input_id)
         session.commit()
     except GameConflict as exc:
         session.rollback()
@@ -87,8 +93,51 @@ def undo(session: Session, loaded: LoadedGame,
     there is no undo after a win, a loss or leaving the game ("Play again" replays the deal)."""
     _check(loaded, expected_version)
     move = loaded.game.undo()
-    _saved(session, loaded, expected_version, undo=True)
+    _saved(session, loaded, expected_version, undos=1)
     return move
+
+
+UNDO = "undo"
+"""A step of a batch that takes back the last move."""
+Step = Move | str
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What ``apply`` did with a batch: the steps it played (a prefix of the batch), and the
+    engine's reason for refusing the next one, if it refused one."""
+
+    steps: tuple[Step, ...]
+    undone: tuple[Move, ...]
+    refused: Step | None = None
+    why: str | None = None
+
+
+def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_version: int,
+          input_id: str | None) -> Applied:
+    """Play a batch of board inputs in order, on the version they were made on, and save them
+    at once: all of them, or those before the first the engine refuses (its reason said).
+
+    Raises IllegalMove when the game has ended, VersionMismatch or GameConflict when the
+    version is not the one stored; nothing is saved then. A batch whose every step is refused
+    saves nothing either."""
+    _check(loaded, expected_version)
+    played: list[Step] = []
+    undone: list[Move] = []
+    refused, why = None, None
+    for step in steps:
+        try:
+            if step == UNDO:
+                undone.append(loaded.game.undo())
+            else:
+                loaded.game.play(step)  # type: ignore[arg-type]
+        except IllegalMove as exc:
+            refused, why = step, str(exc)
+            break
+        played.append(step)
+    if played:
+        _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id)
+    return Applied(tuple(played), tuple(undone), refused, why)
 
 
 # --- hints ---------------------------------------------------------------------------------

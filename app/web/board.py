@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine import Card, CardError, Game, IllegalMove, Move, game_over
+from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
 from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
 from app.web import actions, notice, solving
 from app.web.csrf import require_csrf
@@ -58,7 +58,10 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
         removed=said.removed, refused=said.refused_cards)
     share = deal_path(request, record.deal_number, game.variant)
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
-                   share_link=absolute_url(request, share) if share else None)
+                   share_link=absolute_url(request, share) if share else None,
+                   play_url=path_for(request, "play", game_id=record.id),
+                   undo_url=path_for(request, "undo", game_id=record.id),
+                   hint_url=path_for(request, "hint", game_id=record.id))
     blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE, **blocks)
@@ -123,15 +126,98 @@ def read_action(action: str) -> Move | Notice:
     return make() if make else Notice(f"Unknown action {action!r}.", refused=True)
 
 
+BATCH_LIMIT = 100
+"""Steps in one batch: far more than a player makes while one answer is on its way."""
+INPUT_ID = r"^[A-Za-z0-9_-]{8,32}:[0-9]{1,9}$"
+"""A batch's id: the tab's own random id, a colon, and the batch's number in that tab."""
+
+
+def read_steps(text: str) -> list[actions.Step] | Notice:
+    """A batch in move notation, space-separated (``5H+8C draw KS undo``)."""
+    words = text.split()
+    if not words or len(words) > BATCH_LIMIT:
+        return Notice(f"A batch holds 1 to {BATCH_LIMIT} inputs.", refused=True)
+    steps: list[actions.Step] = []
+    for word in words:
+        if word.lower() == actions.UNDO:
+            steps.append(actions.UNDO)
+            continue
+        try:
+            steps.append(Move.from_text(word))
+        except MoveError as exc:
+            return Notice(f"That is not a move: {exc}", refused=True)
+    return steps
+
+
+def said_of(done: actions.Applied, asked: int, game: Game) -> Notice:
+    """What a batch did: the last step played, or the engine's reason for the one refused
+    (and how many of the batch were played before it)."""
+    if done.refused is not None:
+        cards = done.refused.cards if isinstance(done.refused, Move) else ()
+        told = refusal(done.why or "", cards)
+        if done.steps:
+            told = Notice(f"{told.message} ({len(done.steps)} of {asked} inputs were played.)",
+                          refused=True, refused_cards=told.refused_cards)
+        return told
+    last = done.steps[-1]
+    if last == actions.UNDO:
+        return Notice(f"Took back: {with_symbols(done.undone[-1].to_text())}.")
+    return Notice(describe_played(last, game))  # type: ignore[arg-type]
+
+
+def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
+                input_id: str | None) -> Response:
+    """A batch made on another version than the stored one. Sent again after its answer was
+    lost, it finds itself applied and gets the board as it is (200). Otherwise the board as
+    stored now (409), and whose doing that was: this tab's own earlier input, or another tab."""
+    fresh = reload(session, loaded)
+    last = fresh.record.last_input
+    if input_id is not None and last == input_id:
+        return render_board(request, fresh, player_id)
+    mine = input_id is not None and last is not None and (
+        last.split(":", 1)[0] == input_id.split(":", 1)[0])
+    message = (actions.OWN_EARLIER_INPUT if mine else actions.VersionMismatch().args[0])
+    return render_board(request, fresh, player_id, Notice(message, refused=True),
+                        status_code=409)
+
+
+def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, text: str,
+               version: int | None, input_id: str | None) -> Response:
+    """The board's script sends the inputs made while an answer was on its way together, all
+    made on one version: they are played in order, up to the first the engine refuses."""
+    if version is None:
+        return answer(request, loaded, player_id,
+                      Notice("A batch of inputs says which version of the game it was made "
+                             "on.", refused=True))
+    if version != loaded.version:
+        return out_of_step(request, session, loaded, player_id, input_id)
+    steps = read_steps(text)
+    if isinstance(steps, Notice):
+        return answer(request, loaded, player_id, steps)
+    try:
+        done = actions.apply(session, loaded, steps, version, input_id)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)))
+    except GameConflict:
+        return out_of_step(request, session, loaded, player_id, input_id)
+    return answer(request, loaded, player_id, said_of(done, len(steps), loaded.game))
+
+
 # --- the routes ----------------------------------------------------------------------------
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="board")
 def board(request: Request, loaded: GameDep, player_id: PlayerDep,
           selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
+    """The board. Its ETag is the game's version: the board's script, back in view or online
+    again, asks with If-None-Match whether another tab moved (304: nothing new)."""
+    etag = f'"{loaded.version}"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag, **NO_STORE})
     shown = notice.take(request, loaded.record.id) or Notice()
     response = render_board(request, loaded, player_id, Notice(
         shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
         hinted_action=shown.hinted_action, refused_cards=shown.refused_cards))
     notice.clear(request, response, loaded.record.id)
+    response.headers["ETag"] = etag
     return response
 
 
@@ -140,9 +226,14 @@ def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
          card: Annotated[str | None, Form(max_length=3)] = None,
          selected: Annotated[str | None, Form(max_length=3)] = None,
          action: Annotated[str | None, Form(max_length=10)] = None,
+         moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
+         input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
          version: VersionField = None) -> Response:
-    """One input on the board: a card (with the card already selected, if any), or an action,
-    judged by the engine on the version of the game the board showed."""
+    """One input on the board (a card, with the card already selected if any, or an action),
+    or the script's batch of moves; judged by the engine on the version of the game the board
+    showed."""
+    if moves is not None:
+        return play_batch(request, session, player_id, loaded, moves, version, input_id)
     if version is not None and version != loaded.version:
         return conflict(request, session, loaded, player_id, actions.VersionMismatch())
     status = loaded.record.game_status

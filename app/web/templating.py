@@ -13,6 +13,7 @@ from app.web.view import format_duration
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
 templates.env.filters["duration"] = format_duration
 templates.env.globals["HTMX_VERSION"] = "2.0.11"
+templates.env.globals["IDIOMORPH_VERSION"] = "0.8.0"
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
 templates.env.globals["path_for"] = template_path_for

@@ -145,6 +145,29 @@ def describe_step(move: Move) -> str:
     return " + ".join(card.symbol for card in move.cards)
 
 
+def partners(game: Game) -> dict[str, str]:
+    """For each card a move may use now, the cards it makes 13 with now (space-separated), from
+    the engine's legal moves: what the board's script needs to show a pair or a King gone at
+    once, with no rules of its own."""
+    found: dict[str, list[str]] = {card.name: [] for card in game.free_cards()}
+    for move in game.legal_moves:
+        if len(move.cards) == 2:
+            a, b = (card.name for card in move.cards)
+            found[a].append(b)
+            found[b].append(a)
+    return {name: " ".join(names) for name, names in found.items()}
+
+
+def covers(game: Game) -> dict[str, str]:
+    """For each covered pyramid card, the cards covering it now (space-separated)."""
+    found = {}
+    for index, card in enumerate(game.pyramid):
+        over = [c.name for i in COVERED_BY[index] if (c := game.pyramid[i]) is not None]
+        if card is not None and over:
+            found[card.name] = " ".join(over)
+    return found
+
+
 def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
                   selected: str | None = None, replay: bool = False,
                   hinted: tuple[str, ...] = (), hinted_action: str | None = None,
@@ -179,6 +202,8 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "free_names": {card.name for card in game.free_cards()},
         "selectable": selectable,
         "selected": selected,
+        "partners": partners(game) if can_move else {},
+        "covers": covers(game) if can_move else {},
         "can_play": owner,
         "hinted": set(hinted) & selectable,
         "hinted_action": hinted_action if can_move else None,

@@ -46,12 +46,26 @@ def finish_animations(page) -> None:
 
 
 def board_html(page) -> str:
-    """The board's markup without the cards fading out after the last move (drawn only on the
-    answer to that move, not on a reload)."""
-    return page.locator("#board").evaluate(
-        "board => { const copy = board.cloneNode(true);"
-        " copy.querySelectorAll('.leaving').forEach(card => card.remove());"
-        " return copy.innerHTML; }")
+    """The board as markup in a canonical form: each element with its attributes in order and
+    its classes sorted (a morphed board keeps the attributes in another order than a fresh
+    one), without the cards fading out after the last move (drawn only on the answer to that
+    move, not on a reload) and without the page's own roving tabindex."""
+    return page.locator("#board").evaluate(r"""board => {
+        const copy = board.cloneNode(true);
+        copy.querySelectorAll('.leaving').forEach(card => card.remove());
+        const walk = node => {
+          if (node.nodeType === Node.TEXT_NODE) return node.textContent.trim();
+          if (node.nodeType !== Node.ELEMENT_NODE) return '';
+          const attrs = Array.from(node.attributes)
+            .filter(a => a.name !== 'tabindex')
+            .map(a => a.name !== 'class' ? a.name + '=' + a.value
+                      : 'class=' + a.value.split(/\s+/).filter(Boolean).sort().join(' '))
+            .sort();
+          return '<' + node.tagName + ' ' + attrs.join(' ') + '>'
+            + Array.from(node.childNodes).map(walk).join('') + '</' + node.tagName + '>';
+        };
+        return walk(copy);
+    }""")
 
 
 def click_move(page, move: Move) -> None:

@@ -147,7 +147,7 @@ def test_a_refused_pair_shakes_and_says_why(page):
 
 def test_clicking_the_face_down_stock_draws(page):
     open_deal(page, 42)
-    edge = page.locator("#board [data-stock-edge]")
+    edge = page.locator("#board [data-stock-back]")
     box = edge.bounding_box()
     # Only the edge shows from under the face-up top card: click that strip.
     page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)

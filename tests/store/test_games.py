@@ -95,7 +95,7 @@ def test_finishing_undoing_and_abandoning(db):
         # An ended game is final: no undo is saved, and it cannot be abandoned afterwards.
         game.undo()
         with pytest.raises(GameEnded):
-            save_position(session, record, game, undo=True, now=start + timedelta(seconds=99))
+            save_position(session, record, game, undos=1, now=start + timedelta(seconds=99))
         assert not mark_abandoned(session, record)
         assert record.status == "won" and record.undo_count == 0
 
