@@ -164,9 +164,7 @@ def test_a_won_game_played_fast_ends_equal_to_the_server(page):
     slow_network(page, 150)
     line = solve(Game(Deal.from_number(617), "wholedeck", 3)).moves
     for move in line:
-        if move.op.value == "draw":
-            page.keyboard.press("d")
-        elif move.op.value == "recycle":
+        if move.op.value == "draw" or move.op.value == "recycle":
             page.keyboard.press("d")
         else:
             for card in move.cards:
