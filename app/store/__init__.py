@@ -21,6 +21,7 @@ from .games import (
     load_game,
     mark_abandoned,
     moves_of,
+    preview,
     reload,
     save_position,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "load_game",
     "mark_abandoned",
     "moves_of",
+    "preview",
     "recent_results",
     "reload",
     "remember_winnable_only",

@@ -42,6 +42,7 @@ __all__ = [
     "load_game",
     "mark_abandoned",
     "moves_of",
+    "preview",
     "record_result",
     "reload",
     "save_position",
@@ -107,17 +108,15 @@ def record_result(session: Session, record: GameRecord) -> None:
                      if last_here and (last_here.status == GameStatus.WON) == won else 1)
 
 
-def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
-                now: datetime | None = None, *, daily: date | None = None,
-                winnable_only: bool = False) -> GameRecord:
-    """Store a new game (no moves yet) and return it; the caller's transaction commits it.
-
-    ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
-    solver's proven-winnable deals."""
+def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
+               now: datetime | None = None, *, daily: date | None = None,
+               winnable_only: bool = False) -> tuple[GameRecord, Game]:
+    """A new game's row (no moves yet), not stored: ``create_game`` stores it; ``preview``
+    shows it before anyone has played (a GET never stores anything)."""
     game = Game(deal, goal, passes)  # validates goal and passes the engine's way
     now = now or utcnow()
     record = GameRecord(
-        id=new_game_id(),
+        id=None,
         player_id=player_id,
         deal_number=str(deal.number) if deal.number is not None else None,
         deal_text=None if deal.number is not None else deal.to_text(),
@@ -136,6 +135,19 @@ def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, 
     )
     if game.is_over():  # a deal with no move at all: it ends at once, and counts for nothing
         _end(record, game.status, now)
+    return record, game
+
+
+def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
+                now: datetime | None = None, *, daily: date | None = None,
+                winnable_only: bool = False) -> GameRecord:
+    """Store a new game (no moves yet) and return it; the caller's transaction commits it.
+
+    ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
+    solver's proven-winnable deals."""
+    record, _ = new_record(player_id, deal, goal, passes, now, daily=daily,
+                           winnable_only=winnable_only)
+    record.id = new_game_id()
     session.add(record)
     session.flush()
     return record
@@ -245,6 +257,16 @@ def load(session: Session, game_id: str) -> LoadedGame | None:
     """The game ``game_id`` with its position, or None when there is no such game."""
     record = get_game(session, game_id)
     return None if record is None else LoadedGame(record, load_game(record))
+
+
+def preview(player_id: str, deal: Deal, goal: Goal | str, passes: int, *,
+            daily: date | None = None, winnable_only: bool = False) -> LoadedGame:
+    """The game a deal link or the deal of the day would start, as a board to look at: nothing
+    is stored until the player's first input (a POST) starts it for real."""
+    record, game = new_record(player_id, deal, goal, passes, daily=daily,
+                              winnable_only=winnable_only)
+    record.version = 0
+    return LoadedGame(record, game)
 
 
 def reload(session: Session, loaded: LoadedGame) -> LoadedGame:

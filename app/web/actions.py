@@ -183,12 +183,16 @@ def start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
     return _committed_start(session, make)
 
 
-def restart(session: Session, loaded: LoadedGame, player_id: str) -> GameRecord:
+def restart(session: Session, loaded: LoadedGame, player_id: str, today: date) -> GameRecord:
     """A fresh game of the same deal and rules; the old one, if in progress with moves, is
-    abandoned. A second click (or a retry) finds the fresh game and returns it again."""
+    abandoned. A second click (or a retry) finds the fresh game and returns it again.
+
+    A deal of the day played again counts for its day only on that day: "Play again" on an
+    older one is an ordinary game of its deal (a streak is earned on the day, not after)."""
     record, game = loaded.record, loaded.game
+    daily = record.daily if record.daily == today else None
     return reusable_start(session, player_id, game.deal, game.variant,
-                          daily=record.daily, winnable_only=record.winnable_only)
+                          daily=daily, winnable_only=record.winnable_only)
 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,

@@ -10,6 +10,7 @@ with the board as it is), never applied to a position the player has not seen.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
@@ -47,11 +48,29 @@ the position the server holds (and the home page's "Continue your game")."""
 NOTHING_TO_SAY = Notice()
 
 
+@dataclass(frozen=True, slots=True)
+class BoardUrls:
+    """Where the board's forms post: the game's own routes, or for a game not started yet
+    (a deal link, the deal of the day) the routes that start it with the first input."""
+
+    play: str
+    hint: str
+    undo: str | None = None
+
+    @classmethod
+    def of_game(cls, request: Request, game_id: str) -> BoardUrls:
+        return cls(play=path_for(request, "play", game_id=game_id),
+                   hint=path_for(request, "hint", game_id=game_id),
+                   undo=path_for(request, "undo", game_id=game_id))
+
+
 def render_board(request: Request, loaded: LoadedGame, player_id: str,
-                 said: Notice = NOTHING_TO_SAY, status_code: int = 200) -> Response:
+                 said: Notice = NOTHING_TO_SAY, status_code: int = 200,
+                 urls: BoardUrls | None = None) -> Response:
     """The board page, or for the board's script just the board plus out-of-band counters
     and message. A refused move is a message on the board (200), not an HTTP error."""
     record, game = loaded.record, loaded.game
+    urls = urls or BoardUrls.of_game(request, record.id)
     context: dict[str, Any] = board_context(
         record, game, elapsed=elapsed_seconds(record), can_play=record.player_id == player_id,
         selected=said.selected, hinted=said.hinted, hinted_action=said.hinted_action,
@@ -59,9 +78,7 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
     share = deal_path(request, record.deal_number, game.variant)
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
                    share_link=absolute_url(request, share) if share else None,
-                   play_url=path_for(request, "play", game_id=record.id),
-                   undo_url=path_for(request, "undo", game_id=record.id),
-                   hint_url=path_for(request, "hint", game_id=record.id))
+                   play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint)
     blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE, **blocks)
@@ -221,19 +238,45 @@ def board(request: Request, loaded: GameDep, player_id: PlayerDep,
     return response
 
 
+@dataclass(frozen=True, slots=True)
+class BoardInput:
+    """What a board form sends: a card (with the card already selected, if any), an action,
+    or the script's batch of moves; and the version it was made on."""
+
+    card: str | None = None
+    selected: str | None = None
+    action: str | None = None
+    moves: str | None = None
+    input_id: str | None = None
+    version: int | None = None
+
+
+def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
+                selected: Annotated[str | None, Form(max_length=3)] = None,
+                action: Annotated[str | None, Form(max_length=10)] = None,
+                moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
+                input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
+                version: VersionField = None) -> BoardInput:
+    return BoardInput(card, selected, action, moves, input_id, version)
+
+
+BoardInputDep = Annotated[BoardInput, Depends(board_input)]
+
+
 @router.post("/games/{game_id}/play", name="play")
 def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
-         card: Annotated[str | None, Form(max_length=3)] = None,
-         selected: Annotated[str | None, Form(max_length=3)] = None,
-         action: Annotated[str | None, Form(max_length=10)] = None,
-         moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
-         input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
-         version: VersionField = None) -> Response:
-    """One input on the board (a card, with the card already selected if any, or an action),
-    or the script's batch of moves; judged by the engine on the version of the game the board
-    showed."""
-    if moves is not None:
-        return play_batch(request, session, player_id, loaded, moves, version, input_id)
+         sent: BoardInputDep) -> Response:
+    """One input on the board, or the script's batch of moves; judged by the engine on the
+    version of the game the board showed."""
+    return take_input(request, session, player_id, loaded, sent)
+
+
+def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
+               sent: BoardInput) -> Response:
+    card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
+    if sent.moves is not None:
+        return play_batch(request, session, player_id, loaded, sent.moves, version,
+                          sent.input_id)
     if version is not None and version != loaded.version:
         return conflict(request, session, loaded, player_id, actions.VersionMismatch())
     status = loaded.record.game_status
@@ -272,6 +315,10 @@ async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
                loaded: OwnedGame) -> Response:
     """Ask the solver for the next move. It counts on the game (hints used), changes nothing
     else, and runs off the event loop in the solver's bounded pool (``solving``)."""
+    return await give_hint(request, session, player_id, loaded)
+
+
+async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:
     try:
         await in_thread(actions.count_hint_on, session, loaded)
         advice, until = await solving.advise(loaded, player_id)

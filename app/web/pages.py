@@ -28,19 +28,31 @@ from app.engine import (
 from app.settings import PROJECT_DIR
 from app.store import (
     GameRecord,
+    LoadedGame,
     latest_unfinished,
+    load,
+    preview,
     remember_winnable_only,
     wants_winnable_only,
 )
 from app.web import actions
-from app.web.board import NO_STORE
+from app.web.board import (
+    NO_STORE,
+    BoardInput,
+    BoardInputDep,
+    BoardUrls,
+    give_hint,
+    render_board,
+    take_input,
+)
 from app.web.csrf import require_csrf
 from app.web.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
-from app.web.htmx import see_other
+from app.web.htmx import is_htmx, see_other
 from app.web.links import path_for, rules_query
 from app.web.params import DealNumber
 from app.web.templating import templates
+from app.web.threads import in_thread
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
@@ -71,17 +83,12 @@ def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields
 
 def started(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
             confirmed: bool, action: str, fields: dict[str, Any], starting: str,
-            daily: date | None = None, winnable_only: bool = False,
-            reuse: bool = False) -> Response:
-    """Start a game, once the player has agreed to abandon the one in progress, if any.
-    ``reuse``: an untouched game of the same deal and rules is the game (a reload, a second
-    click) rather than a reason to ask."""
+            winnable_only: bool = False) -> Response:
+    """Start a game, once the player has agreed to abandon the one in progress, if any."""
     current = actions.in_progress(session, player_id)
-    if current is not None and not confirmed and not (
-            reuse and actions.is_fresh_game_of(current, deal, variant)):
+    if current is not None and not confirmed:
         return ask_to_abandon(request, current, action=action, fields=fields, starting=starting)
-    begin = actions.reusable_start if reuse else actions.start
-    record = begin(session, player_id, deal, variant, daily=daily, winnable_only=winnable_only)
+    record = actions.start(session, player_id, deal, variant, winnable_only=winnable_only)
     return see_other(path_for(request, "board", game_id=record.id))
 
 
@@ -141,17 +148,89 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
 
 
 # --- deal links and the deal of the day ------------------------------------------------------
+def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+          urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
+          daily: date | None = None) -> Response:
+    """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
+    with the first input; the player's untouched game of it if there is one; or, when a game
+    in progress with moves would be abandoned, the question first. A GET stores nothing: link
+    previews, crawlers and prefetching leave no game behind."""
+    current = actions.in_progress(session, player_id)
+    if current is not None:
+        return ask_to_abandon(request, current, action=start, fields=fields, starting=starting)
+    latest = latest_unfinished(session, player_id)
+    if latest is not None and actions.is_fresh_game_of(latest, deal, variant):
+        return see_other(path_for(request, "board", game_id=latest.id))
+    return render_board(request, preview(player_id, deal, variant.goal, variant.passes,
+                                          daily=daily), player_id, urls=urls)
+
+
+def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
+                       variant: Variant, ask_at: str,
+                       daily: date | None = None) -> Response | LoadedGame:
+    """The game a deal page's first input starts; or, when it would abandon a game in progress
+    (started in another tab since the page was drawn), the way to the question instead."""
+    if actions.in_progress(session, player_id) is not None:
+        if is_htmx(request):
+            return Response(status_code=204, headers={"HX-Redirect": ask_at})
+        return see_other(ask_at)
+    record = actions.reusable_start(session, player_id, deal, variant, daily=daily)
+    return load(session, record.id)
+
+
+def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Response:
+    """The answer to a deal page's first input, with the page's address moved to the game's
+    own (the board's script replaces the URL; without it, the redirect goes there)."""
+    answered.headers["HX-Replace-Url"] = path_for(request, "board", game_id=loaded.record.id)
+    return answered
+
+
 @router.get("/deal/{number}", name="deal_link")
 def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
               goal: GoalQuery = None, passes: PassesQuery = None) -> Response:
-    """The share link: start deal ``number`` with these rules at once, unless that would
-    abandon a game in progress: then ask (a GET never costs a player a game)."""
+    """The share link: deal ``number`` with these rules, ready to play."""
     variant = read_variant(goal, passes)
-    return started(request, session, player_id, deal=Deal.from_number(number),
-                   variant=variant, confirmed=False, reuse=True,
-                   action=path_for(request, "deal_start", number=number),
-                   fields=rules_query(variant),
-                   starting=f"deal #{number} ({variant.label})")
+    rules = rules_query(variant)
+    return shown(request, session, player_id, deal=Deal.from_number(number), variant=variant,
+                 urls=BoardUrls(play=path_for(request, "deal_play", query=rules, number=number),
+                                hint=path_for(request, "deal_hint", query=rules,
+                                              number=number)),
+                 start=path_for(request, "deal_start", number=number), fields=rules,
+                 starting=f"deal #{number} ({variant.label})")
+
+
+@router.post("/deal/{number}/play", name="deal_play")
+def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
+              sent: BoardInputDep, goal: GoalQuery = None,
+              passes: PassesQuery = None) -> Response:
+    """A deal page's first input: it starts the game, then counts as the game's own."""
+    variant = read_variant(goal, passes)
+    started = first_input_starts(
+        request, session, player_id, deal=Deal.from_number(number), variant=variant,
+        ask_at=path_for(request, "deal_link", query=rules_query(variant), number=number))
+    if isinstance(started, Response):
+        return started
+    return went_on(request, take_input(request, session, player_id, started,
+                                       as_first_input(sent, started)), started)
+
+
+@router.post("/deal/{number}/hint", name="deal_hint")
+async def deal_hint(request: Request, session: SessionDep, player_id: PlayerDep,
+                    number: DealNumber, goal: GoalQuery = None,
+                    passes: PassesQuery = None) -> Response:
+    variant = read_variant(goal, passes)
+    started = await in_thread(lambda: first_input_starts(
+        request, session, player_id, deal=Deal.from_number(number), variant=variant,
+        ask_at=path_for(request, "deal_link", query=rules_query(variant), number=number)))
+    if isinstance(started, Response):
+        return started
+    return went_on(request, await give_hint(request, session, player_id, started), started)
+
+
+def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
+    """The page was drawn before the game existed: its input is made on the game as started."""
+    return BoardInput(sent.card, sent.selected, sent.action, sent.moves, sent.input_id,
+                      started.version if sent.moves is not None else None)
 
 
 @router.post("/deal/{number}", name="deal_start")
@@ -167,23 +246,72 @@ def today() -> datetime:
     return datetime.now(UTC)
 
 
+DayQuery = Annotated[date | None, Query()]
+
+
+def daily_of(day: date | None) -> date | None:
+    """The date a deal of the day counts for: its own, when it is played that day. A page
+    drawn before midnight and played after is an ordinary game of that deal; a date in the
+    future is no deal of the day at all."""
+    now = today().date()
+    if day is not None and day > now:
+        raise PageError(404, "No such deal of the day", "That day has not come yet.")
+    return day if day is None or day == now else None
+
+
 @router.get("/daily", name="daily")
 def daily(request: Request, session: SessionDep, player_id: PlayerDep,
           goal: GoalQuery = None, passes: PassesQuery = None) -> Response:
     """Today's deal (UTC) for these rules: the same for everyone, from the proven-winnable
-    deals (``odds.daily_deal``). Asks first when it would abandon a game in progress."""
+    deals (``odds.daily_deal``)."""
     variant = read_variant(goal, passes)
     day = today().date()
-    return started(request, session, player_id,
-                   deal=Deal.from_number(odds.daily_deal(day, variant)), variant=variant,
-                   confirmed=False, reuse=True, daily=day,
-                   action=path_for(request, "daily_start"), fields=rules_query(variant),
-                   starting=f"the deal of the day ({variant.label})")
+    query = {**rules_query(variant), "day": day.isoformat()}
+    return shown(request, session, player_id,
+                 deal=Deal.from_number(odds.daily_deal(day, variant)), variant=variant,
+                 urls=BoardUrls(play=path_for(request, "daily_play", query=query),
+                                hint=path_for(request, "daily_hint", query=query)),
+                 start=path_for(request, "daily_start"), fields=rules_query(variant),
+                 starting=f"the deal of the day ({variant.label})", daily=day)
+
+
+@router.post("/daily/play", name="daily_play")
+def daily_play(request: Request, session: SessionDep, player_id: PlayerDep,
+               sent: BoardInputDep, goal: GoalQuery = None, passes: PassesQuery = None,
+               day: DayQuery = None) -> Response:
+    """The deal of the day's first input: the deal of the page's day, counted as that day's
+    only when played on it."""
+    variant = read_variant(goal, passes)
+    drawn_on = day or today().date()
+    started = first_input_starts(
+        request, session, player_id, variant=variant, daily=daily_of(drawn_on),
+        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
+        ask_at=path_for(request, "daily", query=rules_query(variant)))
+    if isinstance(started, Response):
+        return started
+    return went_on(request, take_input(request, session, player_id, started,
+                                       as_first_input(sent, started)), started)
+
+
+@router.post("/daily/hint", name="daily_hint")
+async def daily_hint(request: Request, session: SessionDep, player_id: PlayerDep,
+                     goal: GoalQuery = None, passes: PassesQuery = None,
+                     day: DayQuery = None) -> Response:
+    variant = read_variant(goal, passes)
+    drawn_on = day or today().date()
+    started = await in_thread(lambda: first_input_starts(
+        request, session, player_id, variant=variant, daily=daily_of(drawn_on),
+        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
+        ask_at=path_for(request, "daily", query=rules_query(variant))))
+    if isinstance(started, Response):
+        return started
+    return went_on(request, await give_hint(request, session, player_id, started), started)
 
 
 @router.post("/daily", name="daily_start")
 def daily_start(request: Request, session: SessionDep, player_id: PlayerDep,
                 goal: GoalField = None, passes: PassesField = None) -> Response:
+    """Start today's deal, the player having agreed to leave their game."""
     variant = read_variant(goal, passes)
     day = today().date()
     record = actions.reusable_start(session, player_id,
@@ -208,7 +336,7 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
         return ask_to_abandon(
             request, current, action=path_for(request, "restart", game_id=loaded.record.id),
             fields={}, starting=f"this deal again from the start ({loaded.game.variant.label})")
-    fresh = actions.restart(session, loaded, player_id)
+    fresh = actions.restart(session, loaded, player_id, today().date())
     return see_other(path_for(request, "board", game_id=fresh.id))
 
 

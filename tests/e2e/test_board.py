@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from app.engine import Deal, Game, Move
 from app.engine.solver import solve
 
+from .helpers import start_game
+
 pytestmark = pytest.mark.browser
 
 DEAL = 3
@@ -87,10 +89,9 @@ def still_same_page(page) -> bool:
 
 
 def open_deal(page, number: int = DEAL, query: str = "") -> str:
-    page.goto(f"/deal/{number}{query}")
-    page.wait_for_selector("#board")
-    assert re.search(r"/games/[\w-]+$", page.url)
-    return page.url
+    url = start_game(page, number, query)
+    assert re.search(r"/games/[\w-]+$", url)
+    return url
 
 
 def test_win_a_whole_game_by_clicking(page, artifacts):

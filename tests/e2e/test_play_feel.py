@@ -15,6 +15,8 @@ import pytest
 
 from app.engine import Card, Deal, Game, Move
 
+from .helpers import start_game
+
 pytestmark = pytest.mark.browser
 
 
@@ -54,8 +56,7 @@ def board_matches_server(page) -> dict:
 
 
 def open_deal(page, number: int, query: str = "") -> None:
-    page.goto(f"/deal/{number}{query}")
-    page.wait_for_selector("#board[data-game]")
+    start_game(page, number, query)
     settled(page)
 
 

@@ -14,8 +14,10 @@ HX = {"HX-Request": "true"}
 
 def start_deal(client: TestClient, number: int = 3, goal: str = "standard",
                passes: int = 3) -> str:
-    """Open a deal link and return the game's id."""
-    response = client.get(f"/deal/{number}?goal={goal}&passes={passes}", follow_redirects=False)
+    """Start a deal as its deal link's page does (the page itself stores nothing: the game
+    starts with a POST), and return the game's id."""
+    response = client.post(f"/deal/{number}", data={"goal": goal, "passes": str(passes)},
+                           follow_redirects=False)
     assert response.status_code == 303, response.text
     location = response.headers["location"]
     assert re.fullmatch(r"/games/[\w-]+", location)

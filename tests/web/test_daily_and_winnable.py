@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 
@@ -49,8 +50,10 @@ def test_the_deal_of_the_day_is_the_same_on_two_servers(tmp_path, sqlite_url):
         with TestClient(create_app(make_settings(url))) as server:
             browser_like(server)
             opened = server.get("/daily?goal=wholedeck&passes=2", follow_redirects=False)
-            assert opened.status_code == 303
-            game_id = opened.headers["location"].rsplit("/", 1)[1]
+            assert opened.status_code == 200  # the deal, shown; stored with the first input
+            play = re.search(r'data-play="([^"]+)"', opened.text).group(1).replace("&amp;", "&")
+            started = server.post(play, data={"action": "draw"}, follow_redirects=False)
+            game_id = started.headers["location"].rsplit("/", 1)[1]
             state = server.get(f"/api/games/{game_id}").json()
             assert state["daily"] == datetime.now(UTC).date().isoformat()
             deals.append(state["deal"])
@@ -75,5 +78,42 @@ def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monke
     tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
     monkeypatch.setattr(pages, "today", lambda: tomorrow)
     later = client.get("/daily", follow_redirects=False)
-    assert later.status_code == 303
-    assert later.headers["location"] != started.headers["location"]
+    assert later.status_code == 200 and "data-confirm-abandon" not in later.text
+    assert f'data-deal="{odds.daily_deal(tomorrow.date(), Variant("standard", 3))}"' in later.text
+
+
+def daily_state(client, query: str) -> dict:
+    started = client.post(f"/daily/play?{query}", data={"action": "draw"},
+                          follow_redirects=False)
+    assert started.status_code == 303, started.text
+    return client.get(f"/api/games/{started.headers['location'].rsplit('/', 1)[1]}").json()
+
+
+def test_a_deal_of_the_day_counts_for_its_day_only_when_played_that_day(client, other_client):
+    today = datetime.now(UTC).date()
+    yesterday = today - timedelta(days=1)
+    state = daily_state(client, f"goal=standard&passes=3&day={yesterday.isoformat()}")
+    # Yesterday's page, played today: yesterday's deal, as an ordinary game.
+    assert state["deal"] == odds.daily_deal(yesterday, Variant("standard", 3))
+    assert state["daily"] is None
+    # Today's page: today's deal, counted as today's.
+    other = daily_state(other_client, f"goal=wholedeck&passes=1&day={today.isoformat()}")
+    assert other["daily"] == today.isoformat()
+    future = client.post(f"/daily/play?day={(today + timedelta(days=1)).isoformat()}",
+                         data={"action": "draw"})
+    assert future.status_code == 404
+
+
+def test_play_again_on_an_old_deal_of_the_day_is_an_ordinary_game(client, monkeypatch):
+    today = datetime.now(UTC)
+    state = daily_state(client, "goal=standard&passes=3")
+    assert state["daily"] == today.date().isoformat()
+    same_day = client.post(f"/games/{state['id']}/restart", data={"confirm": "1"},
+                           follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{same_day}").json()["daily"] == today.date().isoformat()
+    client.post(f"/api/games/{same_day}/moves", json={"op": "draw"})
+    monkeypatch.setattr(pages, "today", lambda: today + timedelta(days=1))
+    next_day = client.post(f"/games/{same_day}/restart", data={"confirm": "1"},
+                           follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    again = client.get(f"/api/games/{next_day}").json()
+    assert again["deal"] == state["deal"] and again["daily"] is None

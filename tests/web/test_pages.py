@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 from html import unescape
 
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
 from app.engine import Card, Move
+from app.store.models import GameRecord, Player
 
 from .helpers import HX, bad_pair, covered_card, game_for, start_deal
 
@@ -61,13 +65,47 @@ def test_new_game_form_rejects_bad_input_and_keeps_what_was_typed(client):
         assert f'value="{data["deal"]}"' in response.text  # nothing typed is lost
 
 
-def test_deal_link_starts_the_deal_with_its_rules(client):
-    response = client.get("/deal/42?goal=wholedeck&passes=1")
+def test_deal_link_shows_the_deal_with_its_rules_and_stores_nothing(client, app):
+    response = client.get("/deal/42?goal=wholedeck&passes=1", follow_redirects=False)
     assert response.status_code == 200
-    assert str(response.url).startswith("http://testserver/games/")
     html = response.text
     assert 'data-deal="42"' in html and 'data-goal="wholedeck"' in html
     assert 'data-passes="1"' in html and 'data-status="playing"' in html
+    assert 'data-play="/deal/42/play?goal=wholedeck&amp;passes=1"' in html
+    assert games_stored(app) == 0
+
+
+def test_a_deal_pages_first_input_starts_the_game(client, other_client, app):
+    client.get("/deal/42?goal=wholedeck&passes=1")
+    answer = client.post("/deal/42/play?goal=wholedeck&passes=1",
+                         data={"moves": "draw", "version": "0", "input": "tab0000000:1"},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    path = answer.headers["HX-Replace-Url"]
+    game_id = path.rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{game_id}").json()
+    assert (state["deal"], state["goal"], state["passes"]) == (42, "wholedeck", 1)
+    assert state["moves"] == [{"op": "draw"}] and games_stored(app) == 1
+    assert f'data-game="{game_id}"' in answer.text
+    # With that game in progress, another deal page's first input goes to the question first.
+    asked = client.post("/deal/43/play", data={"action": "draw"}, follow_redirects=False)
+    assert asked.status_code == 303 and asked.headers["location"].startswith("/deal/43")
+    assert "data-confirm-abandon" in client.get(asked.headers["location"]).text
+    # Without JavaScript: the first form post starts it, and the redirect goes to the game.
+    plain = other_client.post("/deal/43/play", data={"action": "draw"}, follow_redirects=False)
+    assert plain.status_code == 303 and plain.headers["location"].startswith("/games/")
+    assert games_stored(app) == 2
+
+
+def test_cookie_less_visits_to_deal_links_leave_no_row(app):
+    """Link previews, crawlers and prefetching open links without cookies, again and again."""
+    with TestClient(app) as anonymous:
+        for number in range(1, 41):
+            assert anonymous.get(f"/deal/{number}").status_code == 200
+            anonymous.cookies.clear()
+            assert anonymous.get("/daily").status_code == 200
+            anonymous.cookies.clear()
+    assert games_stored(app) == 0 and players_stored(app) == 0
 
 
 def test_deal_link_defaults_to_standard_with_three_passes(client):
@@ -77,6 +115,9 @@ def test_deal_link_defaults_to_standard_with_three_passes(client):
 
 def test_opening_a_deal_link_twice_does_not_pile_up_empty_games(client):
     assert start_deal(client, 8) == start_deal(client, 8)
+    untouched = start_deal(client, 10)
+    again = client.get("/deal/10", follow_redirects=False)  # shows the untouched game
+    assert again.status_code == 303 and again.headers["location"] == f"/games/{untouched}"
     first = start_deal(client, 9)
     client.post(f"/games/{first}/play", data={"action": "draw"})
     asked = client.get("/deal/9", follow_redirects=False)  # a game with moves: ask first
@@ -376,3 +417,13 @@ def test_home_page_shows_the_solvers_odds_from_the_committed_results(client):
     html = client.get("/").text
     assert "How often can a deal be won?" in html
     assert f"{100 * whole_one_pass['wins'] / whole_one_pass['deals']:.1f}%" in html
+
+
+def games_stored(app) -> int:
+    with app.state.db.sessions() as session:
+        return session.scalar(select(func.count()).select_from(GameRecord))
+
+
+def players_stored(app) -> int:
+    with app.state.db.sessions() as session:
+        return session.scalar(select(func.count()).select_from(Player))
