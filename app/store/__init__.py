@@ -42,7 +42,7 @@ from .stats import (
     set_display_name,
     statistics,
 )
-from .verdicts import StoredVerdict, deal_verdicts, get_verdict, save_verdict
+from .verdicts import StoredVerdict, deal_verdicts, deal_was_played, get_verdict, save_verdict
 
 __all__ = [
     "DailyResult",
@@ -62,6 +62,7 @@ __all__ = [
     "daily_streak",
     "deal_of",
     "deal_verdicts",
+    "deal_was_played",
     "display_name",
     "elapsed_seconds",
     "export_rows",

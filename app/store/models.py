@@ -99,6 +99,8 @@ class GameRecord(Base):
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
         Index("ix_games_player_daily", "player_id", "daily"),
+        # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
+        Index("ix_games_deal_number", "deal_number"),
     )
 
     @property

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.engine import Goal, parse_goal, parse_passes
 
-from .models import DealVerdict, utcnow
+from .models import DealVerdict, GameRecord, utcnow
 
 V = DealVerdict
 
@@ -65,6 +65,13 @@ def get_verdict(session: Session, number: int, goal: Goal | str,
     return None if row is None else _stored(row)
 
 
+def deal_was_played(session: Session, number: int) -> bool:
+    """Whether some player has a game of deal ``number``: only such deals' searched verdicts
+    are kept, so the table grows with the games, not with whatever numbers are asked for."""
+    return session.scalar(select(GameRecord.id).where(GameRecord.deal_number == str(number))
+                          .limit(1)) is not None
+
+
 def _insert(session: Session):
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -98,4 +105,4 @@ def save_verdict(session: Session, number: int, goal: Goal | str, passes: int, *
     session.execute(statement)
 
 
-__all__ = ["StoredVerdict", "deal_verdicts", "get_verdict", "save_verdict"]
+__all__ = ["StoredVerdict", "deal_verdicts", "deal_was_played", "get_verdict", "save_verdict"]

@@ -141,10 +141,18 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_vers
 
 
 # --- hints ---------------------------------------------------------------------------------
-def count_hint_on(session: Session, loaded: LoadedGame) -> None:
-    """Count a hint on a game in progress (refused once it has ended), and commit, so no
-    transaction is held while the solver searches."""
+def check_playing(loaded: LoadedGame) -> None:
+    """Raise IllegalMove, in the engine's words, when the game has ended."""
     _check(loaded, None)
+
+
+def count_hint_on(session: Session, loaded: LoadedGame) -> None:
+    """Count an answered hint on the game, in a short transaction of its own (the search ran
+    with none open). A game that ended meanwhile keeps its final figures."""
+    try:
+        _check(loaded, None)
+    except IllegalMove:
+        return
     count_hint(session, loaded.record)
     session.commit()
 

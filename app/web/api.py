@@ -239,6 +239,11 @@ def refusals_as_http() -> Iterator[None]:
         raise HTTPException(409, str(exc)) from None
 
 
+def too_busy(exc: solving.SolverBusy) -> HTTPException:
+    """429 with how long to wait before asking again."""
+    return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
+
+
 def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
     """412: the game as it is now, with its ETag, so the client can decide again."""
     loaded = reload(session, stale)
@@ -340,27 +345,29 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
     search runs in the solver's bounded pool (``solving``), never on the event loop."""
     try:
         with refusals_as_http():
-            await in_thread(actions.count_hint_on, session, owned)
-        advice, until = await solving.advise(owned, player_id)
+            advice, until = await solving.advise(session, owned, player_id)
     except solving.SolverBusy as exc:
-        raise HTTPException(429, str(exc)) from None
+        raise too_busy(exc) from None
     return HintOut(move=advice.move.to_dict() if advice.move else None,
                    winnable=advice.winnable, winnable_until=until,
                    message=advice.message)
 
 
 @router.get("/games/{game_id}/analysis", response_model=AnalysisOut, name="api_analysis",
-            responses={403: ERRORS[403], 404: ERRORS[404],
+            responses={404: ERRORS[404],
+                       409: {"model": Problem, "description": "The game is still in progress"},
                        429: {"model": Problem, "description": "The solver is busy"}})
-async def analysis(loaded: GameDep, player_id: PlayerDep) -> AnalysisOut:
-    """Where the game went wrong: its player may ask at any time, anyone once it is over
-    (as for replays)."""
-    if loaded.record.player_id != player_id and not loaded.record.game_status.ended:
-        raise HTTPException(403, "only its player can analyse a game in progress")
+async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -> AnalysisOut:
+    """Where the game went wrong, once it has ended; anyone may ask (as for replays). A game in
+    progress is refused (409): its analysis would be a winning line for its player, which is
+    what hints give (and count)."""
+    if not loaded.record.game_status.ended:
+        raise HTTPException(409, "The game is still in progress: it is analysed once it has "
+                                 "ended (ask for a hint meanwhile).")
     try:
-        found = await solving.where_it_went_wrong(loaded, player_id)
+        found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy as exc:
-        raise HTTPException(429, str(exc)) from None
+        raise too_busy(exc) from None
     return AnalysisOut(
         winnable_at_start=found.winnable_at_start, lost_at=found.lost_at,
         better_move=found.better_move.to_dict() if found.better_move else None,

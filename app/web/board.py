@@ -27,7 +27,6 @@ from app.web.links import absolute_url, deal_path, path_for
 from app.web.notice import Notice
 from app.web.params import VersionField
 from app.web.templating import templates
-from app.web.threads import in_thread
 from app.web.view import (
     board_context,
     describe_hint,
@@ -320,8 +319,7 @@ async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
 
 async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:
     try:
-        await in_thread(actions.count_hint_on, session, loaded)
-        advice, until = await solving.advise(loaded, player_id)
+        advice, until = await solving.advise(session, loaded, player_id)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(str(exc)))
     except solving.SolverBusy as exc:
@@ -334,16 +332,19 @@ async def give_hint(request: Request, session, player_id: str, loaded: LoadedGam
 
 
 @router.get("/games/{game_id}/analysis", response_class=HTMLResponse, name="analysis_page")
-async def analysis_page(request: Request, loaded: GameDep, player_id: PlayerDep) -> Response:
+async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
+                        player_id: PlayerDep) -> Response:
     """Could the game have been won, and which move lost it: a fragment for the lost game's
-    banner (loaded after the board), or a page of its own without JavaScript. Its player may
-    ask at any time, anyone once it is over (as for replays)."""
+    banner (loaded after the board), or a page of its own without JavaScript. Anyone may ask,
+    once the game is over (as for replays): during the game it would give its player the
+    winning line, and that is what hints are for (and count)."""
     record = loaded.record
-    if record.player_id != player_id and not record.game_status.ended:
-        raise PageError(403, "Not finished yet",
-                        "Only its player can ask about a game still being played.")
+    if not record.game_status.ended:
+        raise PageError(409, "Not finished yet",
+                        "A game is analysed once it has ended: ask for a hint meanwhile.",
+                        link=(path_for(request, "board", game_id=record.id), "Go to the game"))
     try:
-        found, busy = await solving.where_it_went_wrong(loaded, player_id), None
+        found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
         found, busy = None, str(exc)
     moves = loaded.game.moves

@@ -47,7 +47,18 @@ async def get_player_id(request: Request) -> str:
     return request.state.player_id
 
 
+async def get_searcher(request: Request) -> str:
+    """Whom a search is queued for, so the solver's queue serves each in turn: the player, or,
+    without a player cookie, the client's address (a crowd without cookies is still one
+    line per address, not one per request)."""
+    if getattr(request.state, "new_player", False):
+        client = request.client
+        return f"address:{client.host if client else 'unknown'}"
+    return request.state.player_id
+
+
 SessionDep = Annotated[Session, Depends(get_session)]
+SearcherDep = Annotated[str, Depends(get_searcher)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[str, Depends(get_player_id)]
 

@@ -38,10 +38,12 @@ TITLES = {
     403: "Not allowed",
     404: "Page not found",
     405: "Not allowed",
+    408: "Too slow",
     409: "Something changed",
     413: "Too much sent",
     415: "That didn't work",
     422: "That didn't work",
+    429: "Busy right now",
     500: "Something went wrong",
     503: "Not available right now",
 }
@@ -66,12 +68,14 @@ class PageError(Exception):
     """A 4xx answer for a page, with a title and a sentence written for the player."""
 
     def __init__(self, status_code: int, title: str, message: str,
-                 link: tuple[str, str] | None = None) -> None:
+                 link: tuple[str, str] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.title = title
         self.message = message
         self.link = link  # (href, text): the most useful next step, shown first
+        self.headers = headers
 
 
 def is_api(request: Request) -> bool:

@@ -24,6 +24,9 @@ from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
 
+RETRY_SOON = {"Retry-After": "5"}
+"""A database outage: clients and load balancers try again after this many seconds."""
+
 
 def error_page(request: Request, status_code: int, title: str, message: str,
                link: tuple[str, str] | None = None,
@@ -40,7 +43,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(PageError)
     async def _page_error(request: Request, exc: PageError) -> Response:
-        return error_page(request, exc.status_code, exc.title, exc.message, exc.link)
+        return error_page(request, exc.status_code, exc.title, exc.message, exc.link,
+                          headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -77,8 +81,8 @@ def install(app: FastAPI) -> None:
                   exc, exc_info=exc)
         if is_api(request):
             return problem(503, "The database is unavailable, so the request was not "
-                                "completed. Please try again shortly.")
-        return error_page(request, 503, TITLES[503], MESSAGES[503])
+                                "completed. Please try again shortly.", headers=RETRY_SOON)
+        return error_page(request, 503, TITLES[503], MESSAGES[503], headers=RETRY_SOON)
 
     for kind in DATABASE_ERRORS:
         app.add_exception_handler(kind, _database_unavailable)

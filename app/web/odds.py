@@ -4,33 +4,33 @@
   95% Wilson intervals, a server-drawn SVG chart, the commands that reproduce the figures, the
   greedy player beside them, and what others have published (``app.odds``).
 - ``GET /api/odds``: the same figures as JSON.
-- ``GET /api/deals/{n}/verdict``: whether deal n can be won under each of the six rule sets,
-  solved on first request under a node limit and then kept in the database
-  (``app.store.verdicts``). A plain ``def`` route: FastAPI runs it in its threadpool, so a
-  search never blocks the event loop.
+- ``GET /api/deals/{n}/verdict``: whether deal n can be won under each of the six rule sets:
+  from the committed verdicts where they cover it, else searched in the solver's queue (and
+  kept, in ``app.store.verdicts``, for deals someone has played).
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app import odds
 from app.engine import VARIANTS, Deal, Game, Goal
-from app.engine.solver import solve
-from app.store import deal_verdicts, save_verdict
-from app.web.deps import SessionDep
+from app.store import deal_verdicts, deal_was_played, save_verdict
+from app.web import solving
+from app.web.deps import SearcherDep, SessionDep
+from app.web.errors import Problem
 from app.web.oddsview import comparison_view, odds_chart, odds_line
 from app.web.params import DealNumber, PassesValue
 from app.web.templating import templates
+from app.web.threads import in_one_hop
 
 router = APIRouter()
 
-VERDICT_NODE_LIMIT = 5_000_000
-"""Positions searched per rule set before a deal's verdict is given as unknown: about a second
-here (the solver visits some five million a second), so the six take a few seconds at worst;
-nearly every deal needs far fewer. Raising it lets a later request settle stored unknowns."""
+VERDICT_NODE_LIMIT = solving.SEARCH_NODE_LIMIT
+"""Positions searched per rule set before a deal's verdict is given as unknown: the solver
+queue's budget for a search. Raising it lets a later request settle stored unknowns."""
 
 
 # --- the models the API documents -------------------------------------------------------------
@@ -98,10 +98,24 @@ def odds_page(request: Request) -> Response:
 
 
 # --- one deal's verdicts -------------------------------------------------------------------------
-def solve_variant(number: int, goal: Goal, passes: int,
-                  node_limit: int | None) -> tuple[bool | None, int | None, int]:
+Rules = tuple[Goal, int]
+Searched = tuple[bool | None, int | None, int]
+"""(winnable, moves of the line found, positions searched)."""
+
+
+def solve_variants(number: int, wanted: list[Rules]) -> dict[Rules, Searched]:
+    """(winnable, moves of the line found, positions searched) of deal ``number`` under each
+    of these rules: one job in the solver's queue, each search within the budget."""
+    found = {}
+    for goal, passes in wanted:
+        found[goal, passes] = solve_variant(number, goal, passes, VERDICT_NODE_LIMIT)
+    return found
+
+
+def solve_variant(number: int, goal: Goal, passes: int, node_limit: int | None) -> Searched:
     """(winnable, moves of the line found, positions searched) for deal ``number``."""
-    solution = solve(Game(Deal.from_number(number), goal, passes), node_limit=node_limit)
+    solution = solving.SOLVED.solve(Game(Deal.from_number(number), goal, passes),
+                                    node_limit=node_limit)
     moves = len(solution.moves) if solution.winnable and solution.moves is not None else None
     return solution.winnable, moves, solution.nodes
 
@@ -109,30 +123,46 @@ def solve_variant(number: int, goal: Goal, passes: int,
 @router.get(
     "/api/deals/{n}/verdict", response_model=list[VariantVerdict], tags=["odds"],
     name="deal_verdict",
-    responses={422: {"model": Problems, "description": "Not a deal number"}})
-def deal_verdict(n: DealNumber, session: SessionDep) -> list[VariantVerdict]:
+    responses={422: {"model": Problems, "description": "Not a deal number"},
+               429: {"model": Problem, "description": "The solver is busy: see Retry-After"}})
+async def deal_verdict(n: DealNumber, session: SessionDep,
+                       searcher: SearcherDep) -> list[VariantVerdict]:
     """Whether deal ``n`` can be won under each of the six rule sets: a list of six, in the
     order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
-    Each is solved on first request (up to a node limit: ``winnable`` null when it is hit)
-    and kept, so asking again is a database read.
+    From the committed verdicts where they cover the deal (deals 1 to 100,000: no search, and
+    ``moves`` null); else searched in the solver's queue within its budget (``winnable``
+    null when the search could not tell yet). A searched verdict is kept only for a deal
+    someone has played, so asking about any of the 10^20 deal numbers stores nothing.
     """
-    number = n
-    stored = deal_verdicts(session, number)
-    session.rollback()  # no transaction stays open while the solver works
-    missing = [(v.goal, v.passes) for v in VARIANTS
-               if (v.goal, v.passes) not in stored
-               or not stored[v.goal, v.passes].settled_within(VERDICT_NODE_LIMIT)]
-    if missing:
-        # Solve everything first, then write in one short transaction (SQLite has one writer).
-        solved = [(goal, passes, *solve_variant(number, goal, passes, VERDICT_NODE_LIMIT))
-                  for goal, passes in missing]
-        for goal, passes, winnable, moves, nodes in solved:
-            save_verdict(session, number, goal, passes, winnable=winnable, moves=moves,
-                         nodes=nodes)
-        session.commit()
-        stored = deal_verdicts(session, number)  # what was kept, had another request won
-    return [VariantVerdict(goal=v.goal, passes=v.passes,
-                           winnable=stored[v.goal, v.passes].winnable,
-                           moves=stored[v.goal, v.passes].moves)
+    committed = {(v.goal, v.passes): odds.known_verdict(n, v) for v in VARIANTS}
+    answers: dict[Rules, tuple[bool | None, int | None]] = {
+        rules: (known, None) for rules, known in committed.items() if known is not None}
+    if len(answers) < len(VARIANTS):
+        stored, played = await in_one_hop(
+            session, lambda: (deal_verdicts(session, n), deal_was_played(session, n)))
+        for rules, verdict in stored.items():
+            if rules not in answers and verdict.settled_within(VERDICT_NODE_LIMIT):
+                answers[rules] = (verdict.winnable, verdict.moves)
+        missing = [(v.goal, v.passes) for v in VARIANTS if (v.goal, v.passes) not in answers]
+        if missing:
+            try:
+                solved = await solving.QUEUE_OF_SEARCHES.run(searcher, solve_variants, n,
+                                                             missing)
+            except solving.SolverBusy as exc:
+                raise HTTPException(429, str(exc),
+                                    headers={"Retry-After": str(exc.retry_after)}) from None
+            answers.update({rules: (won, moves) for rules, (won, moves, _) in solved.items()})
+            if played:
+                await in_one_hop(session, lambda: keep(session, n, solved))
+    return [VariantVerdict(goal=v.goal, passes=v.passes, winnable=answers[v.goal, v.passes][0],
+                           moves=answers[v.goal, v.passes][1])
             for v in VARIANTS]
+
+
+def keep(session, number: int, solved: dict[Rules, Searched]) -> None:
+    """Store a played deal's searched verdicts in one short transaction (SQLite has one
+    writer); another request's equal write, at the same moment, is no error."""
+    for (goal, passes), (winnable, moves, nodes) in solved.items():
+        save_verdict(session, number, goal, passes, winnable=winnable, moves=moves, nodes=nodes)
+    session.commit()

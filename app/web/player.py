@@ -82,6 +82,7 @@ class PlayerCookie:
             fresh = player_id is None
             player_id = player_id or uuid.uuid4().hex
             request.state.player_id = player_id  # kept in scope["state"] for the routes
+            request.state.new_player = fresh
 
             async def send_with_cookie(message: Message) -> None:
                 if (fresh and message["type"] == "http.response.start"

@@ -52,6 +52,8 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                         + (" Finish it, or start another game, first." if mine else ""),
                         link=(path_for(request, "board", game_id=game_id),
                               "Go to the game" if mine else "Watch it now"))
+    owner_name = display_name(session, record.player_id)
+    session.rollback()  # no database connection is held while the solver searches
     lost_at = None
     if win_from is not None:
         game = game.copy()
@@ -87,7 +89,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         win_from=win_from,
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=game_id)
         + ("&" if win_from is not None else "?") + "step=",
-        owner_name=display_name(session, record.player_id),
+        owner_name=owner_name,
         result=record.status,
         result_label=RESULT_LABELS[record.status],
         lost_at=lost_at,
@@ -102,14 +104,15 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
 
 def solved(request: Request, player_id: str, work: Callable[..., T], *args: Any,
            busy_ok: bool = False) -> T | None:
-    """``work(*args)`` in the solver's pool; when it is busy, None (``busy_ok``) or a page
-    that says so."""
+    """``work(*args)`` in the solver's queue; when it is busy, None (``busy_ok``) or a page
+    that says so (429, with when to try again)."""
     try:
-        return solving.POOL.run_from_thread(player_id, work, *args)
+        return solving.QUEUE_OF_SEARCHES.run_from_thread(player_id, work, *args)
     except solving.SolverBusy as exc:
         if busy_ok:
             return None
         game_id = request.path_params["game_id"]
-        raise PageError(503, "The solver is busy", str(exc),
+        raise PageError(429, "The solver is busy", str(exc),
                         link=(path_for(request, "replay", game_id=game_id),
-                              "Watch the game's replay")) from None
+                              "Watch the game's replay"),
+                        headers={"Retry-After": str(exc.retry_after)}) from None

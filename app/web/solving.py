@@ -1,107 +1,241 @@
-"""The solver's work for the web: hints, where a game went wrong, winning lines, off the event
-loop and bounded, so that hints never stall the server.
+"""The solver's work for the web: one scheduled queue for every search (hints, analyses, winning
+lines, deal verdicts), so that searches never starve the site.
 
-The C search releases the GIL, so a search runs in a worker thread beside the requests. At most
-``SEARCHES`` run at once (an anyio ``CapacityLimiter``: a request waiting for its turn holds no
-thread, unlike a semaphore in FastAPI's thread pool, which would starve the other routes); each
-player has one search at a time, and when ``QUEUE`` requests already wait the answer is "busy,
-try again" rather than a longer queue. An ended game never changes, so its analysis is computed
-once per process and kept (a cache, not state: any process recomputes the same answer).
+- **Never the web's cores.** Searches run on their own threads, ``cores - 1`` of them (at
+  least one), each at the lowest CPU priority (``nice`` 19, per thread on Linux): the C search
+  releases the GIL, and the kernel gives a request, a page or a move the CPU before any search.
+- **A bounded, fair queue.** A player has one search queued or running at a time; players are
+  served in turn (round robin); beyond ``capacity`` waiting searches the answer is "busy" with
+  a ``Retry-After`` worked out from the queue and the searches' recent durations.
+- **Each search once.** A position's solve is kept (``SolvedPositions``, bounded), so everyone
+  playing the deal of the day asks about its early positions for the price of one search; an
+  ended game's analysis too.
+- **A budget.** Each search stops at a node limit (about a second here): past it the answer is
+  "can't tell yet" (``winnable`` null), never a longer wait.
 
-Each function takes the position the route already holds and searches it once: a hint on a
-lost position reuses its own solve to count the moves back to a winnable one.
+No database connection is held while a search waits or runs: the routes read what a search
+needs, end their transaction, and write (a hint's count) in a fresh one after the answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
+import os
 import threading
-import weakref
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
-import anyio
-import anyio.from_thread
+from sqlalchemy.orm import Session
 
 from app.engine import Game, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
-from app.engine.solver import HINT_NODE_LIMIT, Hint, hint, solve
+from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
+from app.web import actions
 from app.web.threads import in_thread
 
-SEARCHES = 2
-"""Searches at once: one a core on the machines we run on."""
 QUEUE = 32
-"""Requests that may wait for a search before the answer is "busy"."""
-LINE_NODE_LIMIT = HINT_NODE_LIMIT
+"""Searches that may wait for a thread before the answer is "busy"."""
+SEARCH_NODE_LIMIT = HINT_NODE_LIMIT
+"""Every search's budget, in positions: about a second of search on this project's machines."""
+POSITIONS_KEPT = 20_000
+"""Solved positions kept per process (a key and a verdict, with a line when winnable)."""
 ENDED_KEPT = 512
 """Analyses of ended games kept per process."""
+LOWEST_PRIORITY = 19
 
 T = TypeVar("T")
 
 
+def default_workers() -> int:
+    """One search thread a core, leaving one core to the web (at least one thread)."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 class SolverBusy(RuntimeError):
-    """Too many searches at once: the player's own, or the server's."""
+    """Too many searches at once: the player's own, or the server's. ``retry_after`` is in
+    seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
-class SolverPool:
-    """Runs searches in worker threads, ``size`` at a time, one per player."""
+class _Job:
+    __slots__ = ("args", "future", "player_id", "work")
 
-    def __init__(self, size: int = SEARCHES, queue: int = QUEUE) -> None:
-        self.size = size
-        self.queue = queue
-        # One limiter per event loop (a server process has one; tests start several).
-        self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
-                                                  anyio.CapacityLimiter] = (
-            weakref.WeakKeyDictionary())
-        self._players: set[str] = set()
+    def __init__(self, player_id: str, work: Callable[..., Any], args: tuple) -> None:
+        self.player_id, self.work, self.args = player_id, work, args
+        self.future: Future = Future()
+
+
+class SolverQueue:
+    """Searches for many players on a few low-priority threads, in turn, one per player."""
+
+    def __init__(self, workers: int | None = None, capacity: int = QUEUE) -> None:
+        self.workers = workers or default_workers()
+        self.capacity = capacity
+        self._lock = threading.Condition()
+        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._busy_players: set[str] = set()  # queued or running
         self._waiting = 0
+        self._threads: list[threading.Thread] = []
+        self._durations: deque[float] = deque(maxlen=64)
 
-    def _limiter(self) -> anyio.CapacityLimiter:
-        loop = asyncio.get_running_loop()
-        if loop not in self._limiters:
-            self._limiters[loop] = anyio.CapacityLimiter(self.size)
-        return self._limiters[loop]
+    # --- asking ---------------------------------------------------------------------------
+    def submit(self, player_id: str, work: Callable[..., T], *args: Any) -> Future:
+        with self._lock:
+            if player_id in self._busy_players:
+                raise SolverBusy("Your last request to the solver is still being worked out: "
+                                 "wait for it.", self._retry_after())
+            if self._waiting >= self.capacity:
+                raise SolverBusy("The solver is busy right now: try again in a moment.",
+                                 self._retry_after())
+            job = _Job(player_id, work, args)
+            self._queues.setdefault(player_id, deque()).append(job)
+            self._busy_players.add(player_id)
+            self._waiting += 1
+            self._start_threads()
+            self._lock.notify()
+        return job.future
 
     async def run(self, player_id: str, work: Callable[..., T], *args: Any) -> T:
-        limiter = self._limiter()
-        if player_id in self._players:
-            raise SolverBusy("Your last request to the solver is still being worked out: "
-                             "wait for it.")
-        if self._waiting >= self.queue:
-            raise SolverBusy("The solver is busy right now: try again in a moment.")
-        self._players.add(player_id)
-        self._waiting += 1
-        try:
-            return await in_thread(work, *args, limiter=limiter)
-        finally:
-            self._waiting -= 1
-            self._players.discard(player_id)
+        """``work(*args)`` on a search thread, awaited without holding any thread."""
+        return await asyncio.wrap_future(self.submit(player_id, work, *args))
 
     def run_from_thread(self, player_id: str, work: Callable[..., T], *args: Any) -> T:
         """``run`` for a plain ``def`` route (which FastAPI runs in a worker thread)."""
-        return anyio.from_thread.run(self.run, player_id, work, *args)
+        return self.submit(player_id, work, *args).result()
+
+    def _retry_after(self) -> int:
+        """Seconds until a new search would likely get a thread: the queue ahead of it, at the
+        recent mean search time (caller holds the lock)."""
+        mean = sum(self._durations) / len(self._durations) if self._durations else 0.5
+        return max(1, math.ceil((self._waiting + 1) * mean / self.workers))
+
+    # --- the search threads -----------------------------------------------------------------
+    def _start_threads(self) -> None:
+        while len(self._threads) < self.workers:
+            thread = threading.Thread(target=self._serve, name="solver", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def _next(self) -> _Job:
+        """The next player's first search, players taken in turn (caller holds the lock)."""
+        player_id, queue = next(iter(self._queues.items()))
+        job = queue.popleft()
+        del self._queues[player_id]
+        if queue:
+            self._queues[player_id] = queue  # to the back of the line
+        self._waiting -= 1
+        return job
+
+    def _serve(self) -> None:
+        lower_own_priority()
+        while True:
+            with self._lock:
+                while not self._queues:
+                    self._lock.wait()
+                job = self._next()
+            began = time.perf_counter()
+            result: Any = None
+            error: BaseException | None = None
+            running = job.future.set_running_or_notify_cancel()
+            if running:
+                try:
+                    result = job.work(*job.args)
+                except BaseException as exc:  # the search's error is the asker's to see
+                    error = exc
+            with self._lock:
+                self._durations.append(time.perf_counter() - began)
+                if job.player_id not in self._queues:
+                    # Free before answering: the player's next request may follow at once.
+                    self._busy_players.discard(job.player_id)
+            if running:
+                if error is None:
+                    job.future.set_result(result)
+                else:
+                    job.future.set_exception(error)
 
 
-POOL = SolverPool()
+def lower_own_priority() -> None:
+    """Give the calling thread the lowest CPU priority (Linux: nice is per thread)."""
+    # Elsewhere than Linux the search threads keep the normal priority.
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_PRIORITY)
 
 
+QUEUE_OF_SEARCHES = SolverQueue()
+
+
+# --- each position searched once ------------------------------------------------------------
+class SolvedPositions:
+    """Solves kept by position: the rules, the piles and the pass, whichever game, player or
+    move list led there (a position's verdict is a function of these alone). Bounded, least
+    recently used first out; shared by the search threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple, Solution] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(game: Game, node_limit: int | None) -> tuple:
+        return (game.goal, game.passes, game.pass_number, tuple(game.pyramid),
+                tuple(game.stock), tuple(game.waste), node_limit)
+
+    def solve(self, game: Game, node_limit: int | None = SEARCH_NODE_LIMIT) -> Solution:
+        key = self.key(game, node_limit)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        found = solve(game, node_limit=node_limit)
+        with self._lock:
+            self._kept[key] = found
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return found
+
+
+SOLVED = SolvedPositions(POSITIONS_KEPT)
+
+
+# --- the searches the web asks for ------------------------------------------------------------
 def _advice(game: Game) -> tuple[Hint, int | None]:
-    solution = solve(game, node_limit=HINT_NODE_LIMIT)
+    solution = SOLVED.solve(game)
     advice = hint(game, solution=solution)
-    until = winnable_until(game, known=solution) if advice.winnable is False else None
+    until = winnable_until(game, node_limit=SEARCH_NODE_LIMIT, known=solution) if (
+        advice.winnable is False) else None
     return advice, until
 
 
-async def advise(loaded: LoadedGame, player_id: str) -> tuple[Hint, int | None]:
+async def advise(session: Session, loaded: LoadedGame,
+                 player_id: str) -> tuple[Hint, int | None]:
     """The next move of a winning line (``solver.hint``) and, when no win is left, how many
-    moves back the game was still winnable."""
-    return await POOL.run(player_id, _advice, loaded.game.copy())
+    moves back the game was still winnable; counted on the game once it is answered.
+
+    Raises IllegalMove when the game has ended, SolverBusy when the queue is full. The session
+    holds no connection while the search waits or runs."""
+    actions.check_playing(loaded)
+    await in_thread(session.rollback)
+    advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
+    await in_thread(actions.count_hint_on, session, loaded)
+    return advice
 
 
-async def where_it_went_wrong(loaded: LoadedGame, player_id: str) -> Analysis:
-    return await POOL.run(player_id, analysis_of, loaded)
+async def where_it_went_wrong(session: Session, loaded: LoadedGame,
+                              player_id: str) -> Analysis:
+    """The analysis of an ended game (an analysis in progress would hand its player a winning
+    line: the routes refuse it). No connection is held while it is searched."""
+    await in_thread(session.rollback)
+    return await QUEUE_OF_SEARCHES.run(player_id, analysis_of, loaded)
 
 
 class _Kept:
@@ -111,7 +245,7 @@ class _Kept:
     def __init__(self, size: int) -> None:
         self.size = size
         self.entries: OrderedDict[tuple[str, str], Analysis] = OrderedDict()
-        self.lock = threading.Lock()  # the pool's threads share it
+        self.lock = threading.Lock()  # the search threads share it
 
     def get(self, key: tuple[str, str]) -> Analysis | None:
         with self.lock:
@@ -131,20 +265,20 @@ _ended = _Kept(ENDED_KEPT)
 
 
 def analysis_of(loaded: LoadedGame) -> Analysis:
-    """Where the game went wrong (call it in the pool); an ended game's is computed once per
+    """Where the game went wrong (call it in the queue); an ended game's is computed once per
     process."""
     record = loaded.record
     if not record.game_status.ended:
-        return analyse(loaded.game)
+        return analyse(loaded.game, node_limit=SEARCH_NODE_LIMIT)
     key = (record.id, record.moves)
     found = _ended.get(key)
     if found is None:
-        found = analyse(loaded.game)
+        found = analyse(loaded.game, node_limit=SEARCH_NODE_LIMIT)
         _ended.put(key, found)
     return found
 
 
 def winning_line(position: Game) -> tuple[Move, ...] | None:
-    """A winning line from ``position``, or None (call it in the pool)."""
-    found = solve(position, node_limit=LINE_NODE_LIMIT)
+    """A winning line from ``position``, or None (call it in the queue)."""
+    found = SOLVED.solve(position)
     return found.moves if found.winnable else None

@@ -72,10 +72,13 @@ def test_following_hints_wins_a_winnable_deal(client):
 def test_the_analysis_names_the_losing_move_and_a_better_one(client, other_client):
     number, moves, losing = find_lost_game()
     game_id = client.post("/api/games", json={"deal": number}).json()["id"]
-    # Before the end, only the player may ask.
+    # Before the end, nobody may ask: for its player it would be the winning line, with no
+    # hint counted (hints are how a player asks during a game).
     post_moves(client, game_id, moves[:-1])
-    assert other_client.get(f"/api/games/{game_id}/analysis").status_code == 403
-    assert client.get(f"/api/games/{game_id}/analysis").status_code == 200
+    assert other_client.get(f"/api/games/{game_id}/analysis").status_code == 409
+    refused = client.get(f"/api/games/{game_id}/analysis")
+    assert refused.status_code == 409 and "in progress" in refused.json()["detail"]
+    assert client.get(f"/api/games/{game_id}").json()["hints_used"] == 0
     state = post_moves(client, game_id, moves[-1:])
     assert state["status"] == "lost"
     found = other_client.get(f"/api/games/{game_id}/analysis").json()  # anyone, once over

@@ -1,14 +1,19 @@
-"""The solver never stalls the server: searches run in a bounded pool off the event loop, one
-at a time per player, and a crowd of hints gets "busy" answers rather than a frozen server."""
+"""The solver never starves the site (issue 15): every search goes through one bounded queue
+on low-priority threads, one at a time per player and players in turn, with "busy" and a
+Retry-After beyond it; no database connection is held while a search waits or runs; a hint
+counts once it is answered; the same position is searched once."""
 
 from __future__ import annotations
 
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
+from app.engine import Deal, Game
 from app.engine.solver import Hint
 from app.web import solving
 from app.web.player import PlayerCookie
@@ -16,14 +21,14 @@ from app.web.player import PlayerCookie
 from .conftest import browser_like
 
 
-def slow_advice(running: list[int], peak: list[int], lock: threading.Lock):
+def slow_advice(running: list[int], peak: list[int], lock: threading.Lock, seconds=0.15):
     """Stands in for a long search: it sleeps without the GIL, as the C search does."""
 
     def advice(game):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.15)
+        time.sleep(seconds)
         with lock:
             running[0] -= 1
         return Hint(game.legal_moves[0], True, "a move"), None
@@ -31,38 +36,44 @@ def slow_advice(running: list[int], peak: list[int], lock: threading.Lock):
     return advice
 
 
+def as_player(app, number: int) -> dict[str, str]:
+    cookies = PlayerCookie(app.state.settings)
+    return {"Cookie": f"{app.state.settings.cookie_name}={cookies.sign(f'player-{number}')}"}
+
+
 def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
     running, peak, lock = [0], [0], threading.Lock()
     monkeypatch.setattr(solving, "_advice", slow_advice(running, peak, lock))
-    monkeypatch.setattr(solving, "POOL", solving.SolverPool(size=2, queue=16))
-    cookies = PlayerCookie(app.state.settings)
-    name = app.state.settings.cookie_name
-
-    def as_player(number: int) -> dict[str, str]:
-        return {"Cookie": f"{name}={cookies.sign(f'player-{number}')}"}
-
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=2, capacity=16))
     # One client, so one event loop as in a server process; 41 players by their cookies.
     with TestClient(app) as client:
-        games = [client.post("/api/games", json={"deal": 617}, headers=as_player(n)).json()["id"]
-                 for n in range(41)]
+        games = [client.post("/api/games", json={"deal": 617},
+                             headers=as_player(app, n)).json()["id"] for n in range(41)]
         with ThreadPoolExecutor(max_workers=40) as pool:
             hints = [pool.submit(client.post, f"/api/games/{games[n]}/hint",
-                                 headers=as_player(n)) for n in range(40)]
+                                 headers=as_player(app, n)) for n in range(40)]
             # While they run, the server answers everything else.
             health = [client.get("/healthz").status_code for _ in range(20)]
             moves = [client.post(f"/api/games/{games[40]}/moves", json={"op": "draw"},
-                                 headers=as_player(40)).status_code for _ in range(5)]
-            answers = [hint.result().status_code for hint in hints]
+                                 headers=as_player(app, 40)).status_code for _ in range(5)]
+            answers = [hint.result() for hint in hints]
+        counted = [client.get(f"/api/games/{games[n]}").json()["hints_used"] for n in range(40)]
+    codes = [a.status_code for a in answers]
     assert health == [200] * 20 and moves == [200] * 5
-    assert set(answers) <= {200, 429} and answers.count(200) >= 16, answers
-    assert peak[0] <= 2  # never more searches at once than the pool allows
+    assert set(codes) <= {200, 429} and codes.count(200) >= 16, codes
+    assert peak[0] <= 2  # never more searches at once than the queue's threads
+    for answer in answers:
+        if answer.status_code == 429:
+            assert int(answer.headers["Retry-After"]) >= 1
+    # A hint counts when it is answered: refused ones are not counted.
+    assert counted == [1 if code == 200 else 0 for code in codes]
 
 
 def test_one_search_at_a_time_per_player(app, monkeypatch):
     started, release = threading.Event(), threading.Event()
 
     def held(game):
-        started.set()  # the pool runs the search: the player's first request holds its turn
+        started.set()  # the queue runs the search: the player's first request holds its turn
         release.wait(5)
         return Hint(game.legal_moves[0], True, "a move"), None
 
@@ -77,3 +88,129 @@ def test_one_search_at_a_time_per_player(app, monkeypatch):
             release.set()
             assert first.result().status_code == 200
         assert second.status_code == 429 and "still being worked out" in second.json()["detail"]
+        assert second.headers["Retry-After"]
+        assert client.get(f"/api/games/{game_id}").json()["hints_used"] == 1
+
+
+def test_players_are_served_in_turn():
+    """One player's many searches (here through many players' worth of asks from one address)
+    never run ahead of another player who asked meanwhile: the queue takes players in turn."""
+    queue = solving.SolverQueue(workers=1, capacity=10)
+    order: list[str] = []
+    gate = threading.Event()
+
+    def work(name):
+        gate.wait(5)
+        order.append(name)
+        return name
+
+    first = queue.submit("a", work, "a1")  # occupies the thread until the gate opens
+    time.sleep(0.05)
+    later = [queue.submit("b", work, "b1"), queue.submit("c", work, "c1")]
+    with pytest.raises(solving.SolverBusy):
+        queue.submit("b", work, "b2")  # one at a time per player
+    gate.set()
+    assert [f.result(5) for f in (first, *later)] == ["a1", "b1", "c1"]
+    assert order == ["a1", "b1", "c1"]
+
+
+def test_a_full_queue_says_busy_with_when_to_come_back():
+    queue = solving.SolverQueue(workers=1, capacity=3)
+    gate, running = threading.Event(), threading.Event()
+
+    def hold() -> bool:
+        running.set()
+        return gate.wait(5)
+
+    futures = [queue.submit("p0", hold)]
+    assert running.wait(5)  # one searching, then three waiting: the queue is full
+    futures += [queue.submit(f"p{n}", gate.wait, 5) for n in range(1, 4)]
+    with pytest.raises(solving.SolverBusy) as refused:
+        queue.submit("p-late", gate.wait, 5)
+    assert "busy" in str(refused.value) and refused.value.retry_after >= 1
+    gate.set()
+    assert all(f.result(5) for f in futures)
+
+
+def nice_of_thread(native_id: int) -> int:
+    stat = Path(f"/proc/self/task/{native_id}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])  # field 19: nice
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's per-thread nice")
+def test_searches_run_at_the_lowest_cpu_priority():
+    queue = solving.SolverQueue(workers=1)
+    ids = queue.submit("p", threading.get_native_id).result(5)
+    assert nice_of_thread(ids) == solving.LOWEST_PRIORITY
+    assert nice_of_thread(threading.get_native_id()) == 0  # the web's threads keep theirs
+
+
+def test_the_same_position_is_searched_once(monkeypatch):
+    searched: list[int] = []
+    real = solving.solve
+
+    def counting(game, node_limit=None):
+        searched.append(len(game.moves))
+        return real(game, node_limit=node_limit)
+
+    monkeypatch.setattr(solving, "solve", counting)
+    kept = solving.SolvedPositions(10)
+    game = Game(Deal.from_number(617), "wholedeck", 3)
+    first = kept.solve(game)
+    other_players_game = Game(Deal.from_number(617), "wholedeck", 3)
+    assert kept.solve(other_players_game) is first
+    assert len(searched) == 1
+    for n in range(12):  # bounded: the oldest goes
+        kept.solve(Game(Deal.from_number(700 + n)))
+    kept.solve(game)
+    assert len(searched) == 14
+
+
+def test_no_database_connection_is_held_while_searches_wait_or_run(app, monkeypatch):
+    started, gate = threading.Semaphore(0), threading.Event()
+
+    def held(game):
+        started.release()
+        gate.wait(10)
+        return Hint(game.legal_moves[0], True, "a move"), None
+
+    monkeypatch.setattr(solving, "_advice", held)
+    queue = solving.SolverQueue(workers=2, capacity=64)
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", queue)
+    pool = app.state.db.engine.pool
+    with TestClient(app) as client:
+        games = [client.post("/api/games", json={"deal": 617},
+                             headers=as_player(app, n)).json()["id"] for n in range(20)]
+        with ThreadPoolExecutor(max_workers=20) as threads:
+            hints = [threads.submit(client.post, f"/api/games/{games[n]}/hint",
+                                    headers=as_player(app, n)) for n in range(20)]
+            for _ in range(2):
+                assert started.acquire(timeout=10)  # two searching
+            deadline = time.monotonic() + 10
+            while queue._waiting < 18 and time.monotonic() < deadline:
+                time.sleep(0.01)  # eighteen waiting for a thread
+            assert pool.checkedout() == 0  # and not one of the twenty holds a connection
+            gate.set()
+            assert [h.result().status_code for h in hints] == [200] * 20
+
+
+def test_sixty_cookieless_players_create_a_game_and_hint_at_once(app, monkeypatch):
+    """Each starts without a cookie, creates a game and asks a hint, all at once, while the
+    searches are slow: no 503 (no pool timeout), no request over 5 s."""
+    running, peak, lock = [0], [0], threading.Lock()
+    monkeypatch.setattr(solving, "_advice", slow_advice(running, peak, lock, seconds=0.05))
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=1,
+                                                                           capacity=64))
+
+    def player(_: int) -> tuple[int, int, float]:
+        began = time.monotonic()
+        fresh = TestClient(app)  # its own cookie jar: it starts with none
+        game = fresh.post("/api/games", json={"deal": 617})
+        hint = fresh.post(f"/api/games/{game.json()['id']}/hint")
+        return game.status_code, hint.status_code, time.monotonic() - began
+
+    with ThreadPoolExecutor(max_workers=60) as threads:
+        results = list(threads.map(player, range(60)))
+    assert {created for created, _, _ in results} == {201}
+    assert {hinted for _, hinted, _ in results} <= {200, 429}
+    assert max(seconds for _, _, seconds in results) < 5
