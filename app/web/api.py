@@ -55,7 +55,7 @@ from app.web.deps import (
     owned_game,
 )
 from app.web.errors import Problem as ErrorProblem
-from app.web.params import DealNumber, GoalValue, OpValue, PassesValue
+from app.web.params import DealNumber, GoalValue, JsonInteger, OpValue, PassesValue
 from app.web.threads import in_one_hop, in_thread
 from app.web.view import api_state
 
@@ -76,8 +76,8 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    deal: (Annotated[int, Field(ge=MIN_DEAL_NUMBER, le=LARGEST_EXACT_INTEGER)]
-           | DealNumber | None) = Field(
+    deal: Annotated[Annotated[int, Field(ge=MIN_DEAL_NUMBER, le=LARGEST_EXACT_INTEGER)]
+                    | DealNumber | None, JsonInteger] = Field(
         default=None,
         description="PySolFC deal number, 1 to 99999999999999999999; random when omitted. A "
                     f"JSON integer up to {LARGEST_EXACT_INTEGER}, or a string of digits "
@@ -222,7 +222,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 IfMatch = Annotated[str | None, Header(
     description='The version the move is meant for, as GET returned it in ETag, e.g. "7". '
-                "Without it the move applies to whatever the position is now.")]
+                "Without it the move applies to whatever the position is now.",
+    json_schema_extra={"type": "string", "anyOf": None})]
 
 
 @contextmanager

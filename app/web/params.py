@@ -38,10 +38,22 @@ GoalValue = Annotated[Goal, Strict(False)]
 """A goal in a JSON body: its value, ``standard`` or ``wholedeck`` (lax, so the value reads as
 the enum; nothing else is accepted)."""
 
-PassesValue = Annotated[StrictInt, Field(ge=min(PASS_CHOICES), le=max(PASS_CHOICES),
-                                         json_schema_extra={"enum": list(PASS_CHOICES)})]
-"""Passes in a JSON body: a JSON integer, 1, 2 or 3. StrictInt, not an enum or Literal: those
-let ``true`` and ``3.0`` through (== 1, == 3)."""
+def whole(value: Any) -> Any:
+    """A JSON number that is a whole number, as JSON Schema's ``integer`` counts it (``3.0``
+    is an integer there): read as the int. Anything else is left for strict validation to
+    refuse: ``true`` (an int in Python, not in JSON), ``"3"``, ``2.5``, NaN."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+JsonInteger = BeforeValidator(whole)
+
+PassesValue = Annotated[StrictInt, JsonInteger,
+                        Field(ge=min(PASS_CHOICES), le=max(PASS_CHOICES),
+                              json_schema_extra={"enum": list(PASS_CHOICES)})]
+"""Passes in a JSON body: a JSON integer, 1, 2 or 3 (``3.0`` too, as JSON Schema reads it).
+StrictInt, not an enum or Literal: those let ``true`` through (== 1)."""
 
 OpValue = Annotated[Op, Strict(False)]
 

@@ -84,7 +84,7 @@ async def refuse(scope: Scope, send: Send, status: int, title: str, message: str
     """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
     short page (no template: the app, and its error page, never ran)."""
     if is_api_path(scope):
-        body = json.dumps({"detail": message}).encode()
+        body = json.dumps({"detail": message, "errors": []}).encode()
         content_type = b"application/json"
     else:
         body = (
@@ -103,16 +103,36 @@ async def refuse(scope: Scope, send: Send, status: int, title: str, message: str
 
 
 # --- hosts ---------------------------------------------------------------------------------
+def host_of(header: str) -> str | None:
+    """The host of a Host header, lower-cased, without its port: ``[::1]`` keeps its brackets
+    (as ALLOWED_HOSTS writes it). None when it is no host at all."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        host, rest = header[:end + 1], header[end + 1:]
+        return host if end > 0 and (not rest or rest[1:].isdigit()) else None
+    host, _, port = header.partition(":")
+    return host if host and (not port or port.isdigit()) else None
+
+
 class TrustedHosts(TrustedHostMiddleware):
-    """Starlette's TrustedHostMiddleware, except for ``/healthz``: a health check comes from
-    the machine itself (Docker's, a load balancer's) by address, not by the public name, and
-    its answer holds no link for a forged Host to end up in."""
+    """Starlette's TrustedHostMiddleware, answering in the app's own shapes (the API's
+    Problem, a page elsewhere); except for ``/healthz``: a health check comes from the machine
+    itself (Docker's, a load balancer's) by address, not by the public name, and its answer
+    holds no link for a forged Host to end up in."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and route_path(scope) == "/healthz":
+        if scope["type"] != "http" or route_path(scope) == "/healthz":
             await self.app(scope, receive, send)
             return
-        await super().__call__(scope, receive, send)
+        host = host_of(Headers(scope=scope).get("host", ""))
+        if not self.allow_any and (host is None or not any(
+                host == pattern or (pattern.startswith("*") and host.endswith(pattern[1:]))
+                for pattern in self.allowed_hosts)):
+            await refuse(scope, send, 400, "Unknown host",
+                         "This server does not answer to that host name.")
+            return
+        await self.app(scope, receive, send)
 
 
 # --- body size ------------------------------------------------------------------------------
@@ -247,7 +267,8 @@ def is_json(content_type: str | None) -> bool:
 
 
 class JsonBodies:
-    """Answer 415 to a request under /api/ that has a body which is not declared as JSON."""
+    """Answer 415 to a request under /api/ that has a body, or declares one, which is not
+    JSON: a body-less POST declared as a form or as text is what another site's form sends."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -257,7 +278,8 @@ class JsonBodies:
             headers = Headers(scope=scope)
             has_body = (headers.get("content-length", "0").strip() != "0"
                         or "transfer-encoding" in headers)
-            if has_body and not is_json(headers.get("content-type")):
+            declared = headers.get("content-type")
+            if (has_body or declared is not None) and not is_json(declared):
                 await refuse(scope, send, 415, "Unsupported body",
                              "The API reads JSON bodies only: send the body with "
                              "Content-Type: application/json.")

@@ -174,3 +174,13 @@ def test_the_api_is_in_the_openapi_schema(client):
             "free", "legal_moves", "moves"} <= set(state)
     assert paths["/api/games"]["post"]["responses"].keys() >= {"201", "422"}
     assert client.get("/docs").status_code == 200
+
+
+def test_if_match_is_documented_as_a_string(app):
+    """A header is a string: the schema says so (no "null", which a client would send as the
+    four letters and be refused for)."""
+    schema = app.openapi()
+    for path in ("/api/games/{game_id}/moves", "/api/games/{game_id}/undo"):
+        (header,) = [p for p in schema["paths"][path]["post"]["parameters"]
+                     if p["name"] == "if-match"]
+        assert header["schema"]["type"] == "string" and "anyOf" not in header["schema"]

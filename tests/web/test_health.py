@@ -49,3 +49,4 @@ def test_database_errors_answer_503(hardened):
         assert "server closed" not in page.text and "Traceback" not in page.text
         api = client.get("/api/boom-db")
         assert api.status_code == 503 and set(api.json()) <= {"detail", "errors"}
+        assert page.headers["Retry-After"] == api.headers["Retry-After"] == "5"

@@ -19,6 +19,17 @@ def test_api_bodies_must_be_json(client, content_type):
     assert set(response.json()) <= {"detail", "errors"}
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data; boundary=x"])
+def test_a_bodiless_api_post_declared_as_a_form_is_refused(client, content_type):
+    """What another site's form sends, even empty: 415, and no hint is counted."""
+    game_id = client.post("/api/games", json={"deal": 3}).json()["id"]
+    response = client.post(f"/api/games/{game_id}/hint", content=b"",
+                           headers={"content-type": content_type})
+    assert response.status_code == 415 and response.json()["errors"] == []
+    assert client.get(f"/api/games/{game_id}").json()["hints_used"] == 0
+
+
 def test_json_with_a_charset_and_bodiless_posts_pass(client):
     created = client.post("/api/games", content=b'{"deal": 3}',
                           headers={"content-type": "Application/JSON; charset=utf-8"})

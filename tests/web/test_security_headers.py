@@ -72,6 +72,17 @@ def test_the_api_docs_need_no_inline_script(client):
 
 
 # --- allowed hosts (reading ALLOWED_HOSTS and BASE_URL: tests/test_settings.py) -------------
+def test_a_foreign_host_is_refused_in_the_apps_own_shapes(client):
+    api = client.get("/api/odds", headers={"Host": "evil.example"})
+    assert api.status_code == 400 and api.json()["errors"] == []
+    assert "host" in api.json()["detail"]
+    page = client.get("/rules", headers={"Host": "evil.example:80"})
+    assert page.status_code == 400 and "text/html" in page.headers["content-type"]
+    assert client.get("/api/odds", headers={"Host": "bad host"}).status_code == 400
+    # A health check comes by address: it is answered whatever the Host.
+    assert client.get("/healthz", headers={"Host": "10.0.0.7:8000"}).status_code == 200
+
+
 def test_a_foreign_host_is_refused_not_redirected(client):
     response = client.get("/stats/", headers={"Host": "evil.example"}, follow_redirects=False)
     assert response.status_code == 400
