@@ -64,6 +64,7 @@ PlayerDep = Annotated[str, Depends(get_player_id)]
 
 
 def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> LoadedGame:
+    """The game ``game_id``, or 404 (the API's Problem, or a page)."""
     loaded = load(session, game_id)
     if loaded is None:
         if is_api(request):
@@ -73,7 +74,19 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
     return loaded
 
 
-GameDep = Annotated[LoadedGame, Depends(get_loaded_game)]
+def loaded_game_dependency(request: Request, game_id: str, session: SessionDep) -> LoadedGame:
+    """``get_loaded_game`` as a dependency, which ends its transaction once the game is read.
+
+    A route may wait after it (for the solver, or for a worker thread) before it writes, and
+    an open transaction would hold a pooled connection all that while: a crowd of waiting
+    hints would take the whole pool, and everyone else's requests would wait for it (503).
+    No write needs the read's transaction: a save is checked against the version read."""
+    loaded = get_loaded_game(request, game_id, session)
+    session.commit()  # objects stay loaded (expire_on_commit is off); the connection goes back
+    return loaded
+
+
+GameDep = Annotated[LoadedGame, Depends(loaded_game_dependency)]
 
 
 def owned_game(request: Request, loaded: LoadedGame, player_id: str) -> LoadedGame:

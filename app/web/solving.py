@@ -39,10 +39,14 @@ from app.store import LoadedGame
 from app.web import actions
 from app.web.threads import in_thread
 
-QUEUE = 32
-"""Searches that may wait for a thread before the answer is "busy"."""
+QUEUE_PER_THREAD = 8
+"""Searches that may wait for each search thread before the answer is "busy": with searches of
+about a second at most, nobody waits much longer than this many seconds for an answer."""
 SEARCH_NODE_LIMIT = HINT_NODE_LIMIT
 """Every search's budget, in positions: about a second of search on this project's machines."""
+LOOK_BACK_AFTER = 0.25
+"""Seconds: a hint whose own search took longer does not also look back for a winnable
+position (its answer says so: ``winnable_until`` null)."""
 POSITIONS_KEPT = 20_000
 """Solved positions kept per process (a key and a verdict, with a line when winnable)."""
 ENDED_KEPT = 512
@@ -77,9 +81,9 @@ class _Job:
 class SolverQueue:
     """Searches for many players on a few low-priority threads, in turn, one per player."""
 
-    def __init__(self, workers: int | None = None, capacity: int = QUEUE) -> None:
+    def __init__(self, workers: int | None = None, capacity: int | None = None) -> None:
         self.workers = workers or default_workers()
-        self.capacity = capacity
+        self.capacity = capacity or QUEUE_PER_THREAD * self.workers
         self._lock = threading.Condition()
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._busy_players: set[str] = set()  # queued or running
@@ -209,10 +213,15 @@ SOLVED = SolvedPositions(POSITIONS_KEPT)
 
 # --- the searches the web asks for ------------------------------------------------------------
 def _advice(game: Game) -> tuple[Hint, int | None]:
+    """A hint, and when no win is left how many moves back one was: within one search's
+    budget in all (the look back gets a quarter budget a position, and only when the hint's
+    own search left time for it)."""
+    began = time.perf_counter()
     solution = SOLVED.solve(game)
     advice = hint(game, solution=solution)
-    until = winnable_until(game, node_limit=SEARCH_NODE_LIMIT, known=solution) if (
-        advice.winnable is False) else None
+    until = None
+    if advice.winnable is False and time.perf_counter() - began < LOOK_BACK_AFTER:
+        until = winnable_until(game, node_limit=SEARCH_NODE_LIMIT // 4, known=solution)
     return advice, until
 
 
@@ -224,7 +233,8 @@ async def advise(session: Session, loaded: LoadedGame,
     Raises IllegalMove when the game has ended, SolverBusy when the queue is full. The session
     holds no connection while the search waits or runs."""
     actions.check_playing(loaded)
-    await in_thread(session.rollback)
+    if session.in_transaction():
+        await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
     await in_thread(actions.count_hint_on, session, loaded)
     return advice
@@ -234,7 +244,8 @@ async def where_it_went_wrong(session: Session, loaded: LoadedGame,
                               player_id: str) -> Analysis:
     """The analysis of an ended game (an analysis in progress would hand its player a winning
     line: the routes refuse it). No connection is held while it is searched."""
-    await in_thread(session.rollback)
+    if session.in_transaction():
+        await in_thread(session.rollback)
     return await QUEUE_OF_SEARCHES.run(player_id, analysis_of, loaded)
 
 

@@ -214,3 +214,61 @@ def test_sixty_cookieless_players_create_a_game_and_hint_at_once(app, monkeypatc
     assert {created for created, _, _ in results} == {201}
     assert {hinted for _, hinted, _ in results} <= {200, 429}
     assert max(seconds for _, _, seconds in results) < 5
+
+
+def test_waiting_hints_never_take_the_pool_from_moves(app, monkeypatch):
+    """Hints waiting for the solver while others move: with a pool of three connections, the
+    waiting hints must hold none, or the moves would wait on the pool and the pool's timeout
+    would answer 503."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import sessionmaker
+
+    small = create_engine(app.state.settings.database_url, pool_size=3, max_overflow=0,
+                          pool_timeout=2, connect_args={"check_same_thread": False})
+    monkeypatch.setattr(app.state.db, "engine", small)
+    monkeypatch.setattr(app.state.db, "sessions", sessionmaker(small, expire_on_commit=False))
+    gate = threading.Event()
+
+    def held(game):
+        gate.wait(10)
+        return Hint(game.legal_moves[0], True, "a move"), None
+
+    monkeypatch.setattr(solving, "_advice", held)
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=1,
+                                                                           capacity=64))
+    with TestClient(app) as client:
+        games = [client.post("/api/games", json={"deal": 42},
+                             headers=as_player(app, n)).json()["id"] for n in range(30)]
+        with ThreadPoolExecutor(max_workers=40) as threads:
+            hints = [threads.submit(client.post, f"/api/games/{games[n]}/hint",
+                                    headers=as_player(app, n)) for n in range(20)]
+            time.sleep(0.3)  # the hints are waiting for the solver
+            moves = [threads.submit(client.post, f"/api/games/{games[n]}/moves",
+                                    json={"op": "draw"}, headers=as_player(app, n))
+                     for n in range(20, 30)]
+            assert [m.result().status_code for m in moves] == [200] * 10
+            gate.set()
+            assert {h.result().status_code for h in hints} == {200}
+    small.dispose()
+
+
+def test_a_loaded_game_holds_no_connection_once_read(app):
+    """Every route that takes a game (GameDep, OwnedGame) gets it with its transaction ended:
+    a route that then waits (for the solver, or a worker thread) holds no pooled connection,
+    so waiting requests can never take the pool from the rest (the deadlock a crowd of hints
+    found: they held the connections, and the moves holding the threads waited for them)."""
+    from starlette.requests import Request
+
+    from app.web.deps import loaded_game_dependency
+
+    with TestClient(app) as client:
+        game_id = client.post("/api/games", json={"deal": 42}).json()["id"]
+    session = app.state.db.sessions()
+    try:
+        request = Request({"type": "http", "path": f"/games/{game_id}", "headers": []})
+        loaded = loaded_game_dependency(request, game_id, session)
+        assert loaded.record.id == game_id and loaded.version >= 1  # still loaded
+        assert not session.in_transaction()
+        assert app.state.db.engine.pool.checkedout() == 0
+    finally:
+        session.close()

@@ -1,0 +1,248 @@
+"""Crowd benchmark (issue 15): hints on slow deals must not starve the site.
+
+    .venv/bin/python bench/crowd.py [--hinters 40] [--duration 30]
+    .venv/bin/python bench/crowd.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
+    .venv/bin/python bench/crowd.py --burst 60
+
+Starts the server as ``bench/load.py`` does (SQLite, one process; PostgreSQL, two). Then:
+
+- **hinters**: each plays a whole-deck, three-pass game of a deal whose search is slow (the
+  slowest of deals 1..``--scan`` for the solver of this checkout), asking a hint before every
+  move and playing it: each hint is a search of a new position. A 429 waits its Retry-After.
+- **a bystander** plays an ordinary game meanwhile: a GET of the game and a move, four times
+  a second.
+- **/healthz** is asked ten times a second.
+
+Printed: the p50 / p99 / max of /healthz and of the bystander's GETs and moves, the hints
+answered by status (only 200 and 429 are allowed), the server's CPU time, and the machine's
+speed. ``--burst N`` instead lets N cookie-less players each create a game and ask a hint at
+once, and prints their answers and the slowest request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import (
+    PROJECT,
+    Server,
+    cpu_times,
+    cpu_used,
+    empty_postgres,
+    percentile,
+    run_loop,
+)
+from machine import in_loops, machine_speed, speed_line
+
+from app.engine import Deal, Game
+from app.engine.solver import solve
+
+RETRY_AFTER_MOST = 2.0
+
+
+def slow_deals(count: int, scan: int) -> list[tuple[int, float]]:
+    """The ``count`` whole-deck, three-pass deals among 1..``scan`` that take longest to
+    decide, with their times: the hinters' deals."""
+    timed = []
+    for number in range(1, scan + 1):
+        began = time.perf_counter()
+        solve(Game(Deal.from_number(number), "wholedeck", 3))
+        timed.append((time.perf_counter() - began, number))
+    timed.sort(reverse=True)
+    return [(number, seconds) for seconds, number in timed[:count]]
+
+
+@dataclass
+class Seen:
+    health: list[float] = field(default_factory=list)
+    gets: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)
+    hints: Counter = field(default_factory=Counter)
+    hint_times: list[float] = field(default_factory=list)
+    other: Counter = field(default_factory=Counter)
+
+
+async def timed(client: httpx.AsyncClient, method: str, path: str,
+                **kw) -> tuple[httpx.Response, float]:
+    began = time.perf_counter()
+    response = await client.request(method, path, **kw)
+    return response, time.perf_counter() - began
+
+
+def legal(state: dict) -> dict:
+    moves = state["legal_moves"]
+    removals = [m for m in moves if m["op"] == "remove"]
+    return removals[0] if removals else moves[-1]
+
+
+async def hinter(base: str, deal: int, seen: Seen, until: float, measuring) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        game = (await client.post("/api/games", json={"deal": deal, "goal": "wholedeck",
+                                                      "passes": 3})).json()
+        while time.perf_counter() < until:
+            answer, took = await timed(client, "POST", f"/api/games/{game['id']}/hint")
+            if measuring():
+                seen.hints[answer.status_code] += 1
+                if answer.status_code == 200:
+                    seen.hint_times.append(took)
+            if answer.status_code == 429:
+                await asyncio.sleep(min(float(answer.headers.get("Retry-After", 1)),
+                                        RETRY_AFTER_MOST))
+                continue
+            if answer.status_code != 200 or answer.json()["move"] is None:
+                game = (await client.post("/api/games", json={
+                    "deal": deal, "goal": "wholedeck", "passes": 3})).json()
+                continue
+            moved = await client.post(f"/api/games/{game['id']}/moves",
+                                      json=answer.json()["move"])
+            if moved.status_code == 200:
+                game = moved.json()
+                if game["status"] != "playing":
+                    game = (await client.post("/api/games", json={
+                        "deal": deal, "goal": "wholedeck", "passes": 3})).json()
+
+
+async def bystander(base: str, seen: Seen, until: float, measuring) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        state = (await client.post("/api/games", json={"deal": 617})).json()
+        while time.perf_counter() < until:
+            read, took = await timed(client, "GET", f"/api/games/{state['id']}")
+            if measuring():
+                seen.gets.append(took)
+                seen.other[read.status_code] += 1
+            state = read.json()
+            if state["status"] != "playing":
+                state = (await client.post("/api/games", json={"deal": 617})).json()
+                continue
+            moved, took = await timed(client, "POST", f"/api/games/{state['id']}/moves",
+                                      json=legal(state))
+            if measuring():
+                seen.moves.append(took)
+                seen.other[moved.status_code] += 1
+            await asyncio.sleep(0.25)
+
+
+async def health(base: str, seen: Seen, until: float, measuring) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        while time.perf_counter() < until:
+            answer, took = await timed(client, "GET", "/healthz")
+            if measuring():
+                seen.health.append(took)
+                seen.other[answer.status_code] += 1
+            await asyncio.sleep(0.1)
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return (f"{1000 * percentile(values, .5):7.1f} /{1000 * percentile(values, .99):7.1f} /"
+            f"{1000 * max(values):7.1f} ms (n={len(values)})")
+
+
+def crowd(server: Server, deals: list[int], duration: float, warmup: float,
+          unit: float) -> None:
+    seen = Seen()
+
+    async def run() -> float:
+        began = time.perf_counter()
+        until = began + warmup + duration
+        start = began + warmup
+
+        def measuring() -> bool:
+            return time.perf_counter() >= start
+
+        tasks = [asyncio.ensure_future(hinter(server.url, deal, seen, until, measuring))
+                 for deal in deals]
+        tasks += [asyncio.ensure_future(bystander(server.url, seen, until, measuring)),
+                  asyncio.ensure_future(health(server.url, seen, until, measuring))]
+        await asyncio.sleep(warmup)
+        before = cpu_times(server.pids())
+        await asyncio.sleep(duration)
+        cpu = cpu_used(before, cpu_times(server.pids()))
+        await asyncio.gather(*tasks)
+        return cpu
+
+    gc.collect()
+    gc.disable()
+    try:
+        cpu = run_loop(run())
+    finally:
+        gc.enable()
+    print(f"/healthz           p50 / p99 / max  {spread(seen.health)}")
+    print(f"bystander GET      p50 / p99 / max  {spread(seen.gets)}")
+    print(f"bystander move     p50 / p99 / max  {spread(seen.moves)}")
+    print(f"hints answered     {dict(sorted(seen.hints.items()))}; answered in "
+          f"{spread(seen.hint_times)}")
+    print(f"other answers      {dict(sorted(seen.other.items()))}")
+    print(f"server CPU         {cpu:.1f} s in {duration:g} s ({in_loops(cpu / duration, unit)}"
+          f" a second)")
+
+
+def burst(server: Server, players: int) -> None:
+    async def player() -> tuple[int, int, float]:
+        began = time.perf_counter()
+        async with httpx.AsyncClient(base_url=server.url, timeout=120) as client:
+            made = await client.post("/api/games", json={"deal": 1728, "goal": "wholedeck"})
+            if made.status_code != 201:
+                return made.status_code, 0, time.perf_counter() - began
+            hinted = await client.post(f"/api/games/{made.json()['id']}/hint")
+            return made.status_code, hinted.status_code, time.perf_counter() - began
+
+    async def run():
+        return await asyncio.gather(*(player() for _ in range(players)))
+
+    results = run_loop(run())
+    print(f"{players} cookie-less players, each a new game and a hint at once:")
+    print(f"  games: {dict(Counter(made for made, _, _ in results))}; "
+          f"hints: {dict(Counter(hint for _, hint, _ in results))}; "
+          f"slowest player {max(took for _, _, took in results):.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hinters", type=int, default=40)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--scan", type=int, default=2000,
+                        help="pick the hinters' deals among deals 1..this (default 2000)")
+    parser.add_argument("--burst", type=int, help="N cookie-less players at once instead")
+    parser.add_argument("--database-url")
+    parser.add_argument("--workers", type=int)
+    args = parser.parse_args()
+
+    unit = machine_speed()
+    print(speed_line(unit))
+    postgres = bool(args.database_url) and not args.database_url.startswith("sqlite")
+    workers = args.workers or (2 if postgres else 1)
+    with tempfile.TemporaryDirectory(prefix="pyramid-crowd-") as folder:
+        url = args.database_url or f"sqlite:///{Path(folder) / 'crowd.db'}"
+        with Server(url, workers, PROJECT, Path(folder) / "server.log") as server:
+            if postgres:
+                empty_postgres(url)
+            kind = "PostgreSQL" if postgres else "SQLite"
+            print(f"{kind}, {workers} server process{'es' if workers > 1 else ''}")
+            if args.burst:
+                burst(server, args.burst)
+                return
+            chosen = slow_deals(args.hinters, args.scan)
+            print(f"{len(chosen)} hinters on the slowest whole-deck 3-pass deals of 1.."
+                  f"{args.scan}: {chosen[0][0]} ({1000 * chosen[0][1]:.0f} ms) .. "
+                  f"{chosen[-1][0]} ({1000 * chosen[-1][1]:.0f} ms) to decide from the deal")
+            crowd(server, [n for n, _ in chosen], args.duration, args.warmup, unit)
+
+
+if __name__ == "__main__":
+    main()
