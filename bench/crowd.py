@@ -148,7 +148,7 @@ async def health(base: str, seen: Seen, until: float, measuring) -> None:
 def spread(values: list[float]) -> str:
     if not values:
         return "-"
-    return (f"{1000 * percentile(values, .5):7.1f} /{1000 * percentile(values, .99):7.1f} /"
+    return (f"{percentile(values, .5):7.1f} /{percentile(values, .99):7.1f} /"
             f"{1000 * max(values):7.1f} ms (n={len(values)})")
 
 
