@@ -1,0 +1,215 @@
+/*
+ * The par search: the fewest moves that win (a move is a removal of a pair or a King, a draw
+ * or a recycle, one each), proven minimal. Iterative deepening A* (IDA*): depth-first searches
+ * with a move budget that grows to the next smallest bound seen, so the first line found is a
+ * shortest one. A table keeps, per position, a lower bound on the moves it needs (learnt when
+ * a search of it with some budget fails), and is kept across iterations.
+ *
+ * What the decision search does at once stays sound for the par search (see _moves.c,
+ * _prune.c and _search.c): a forced move is in every winning line and the lemma's line with
+ * it played first is no longer, so the distance of a position is exactly the forced moves plus
+ * the distance after them; a position whose only move is a draw is one move from the next;
+ * F_COMMUTE's rewriting keeps the length of a line; F_DEAD and F_RELAXED only prune lost
+ * positions. Only F_KINGS narrows: in the standard game a talon King is an ordinary move.
+ *
+ * THE BOUND h (admissible: never more than the moves a win still needs). Split the moves of
+ * any winning line into those that remove a pyramid card and the others.
+ * - Standard game. Pyramid moves: a pyramid King takes a move of its own; any other move
+ *   removes at most one card of value v and one of 13 - v (v = 1..6), so the pyramid's cards
+ *   of those two values need at least max(y[v], y[13 - v]) moves. Other moves (draws,
+ *   recycles, talon pairs, talon Kings): the pyramid's surplus of value 13 - w over value w,
+ *   need[w] = y[13 - w] - y[w], must be paired with talon cards of value w, so at least need[w]
+ *   talon cards of value w must each reach a talon top. A talon card whose value has no
+ *   partner left in the pyramid (a King, or no pyramid card makes 13 with it) can only leave a
+ *   talon top by a move that is not a pyramid move (a draw, a talon pair, a King removal), one
+ *   move for each such card (a talon pair takes one stock card and one waste card, so it
+ *   counts once on each side). To reach a stock card, every stock card above it leaves first;
+ *   to reach a waste card, every waste card above it leaves first, or (passes allowing) the
+ *   whole stock leaves, the waste is recycled (a move) and the waste cards under it leave
+ *   first. So a talon card costs at least the partnerless cards in its way (the cheaper way),
+ *   and the other moves are at least the largest, over w, of the need[w]-th cheapest talon
+ *   card of value w (the same moves may serve several cards: the largest, not the sum).
+ * - Whole-deck game. Every card goes, so the removals are exactly the Kings plus half the
+ *   other cards. The other moves (draws and recycles): two cards now in the stock can only go
+ *   together after one of them is drawn (a draw each pair); two cards now in the waste only
+ *   after a recycle and a draw. Per pair of values {v, 13 - v}, the stock's cards of value v
+ *   beyond the pyramid's and waste's cards of value 13 - v must pair inside the stock (and
+ *   likewise for the waste), so draws >= those counts and one recycle if any waste pair.
+ * The two parts count different moves, so their sum is a lower bound.
+ */
+#include "_core.h"
+
+#define FOUND (-1)
+#define INF 255
+#define PARTIAL (1ULL << 57)
+
+static int h_standard(const Ctx *c, const Pos *p) {
+    int y[14] = {0};
+    for (uint32_t m = p->pyr; m; m &= m - 1) y[c->val[__builtin_ctz(m)]]++;
+    int removals = y[13], other = 0;
+    for (int v = 1; v <= 6; v++) removals += y[v] > y[13 - v] ? y[v] : y[13 - v];
+    int need[14] = {0}, any = 0;
+    for (int w = 1; w <= 12; w++) {
+        need[w] = y[13 - w] - y[w];
+        if (need[w] > 0) any = 1;
+    }
+    if (!any) return removals;
+    /* cost[t]: the partnerless talon cards in the way of talon card t. */
+    uint8_t cost[MAXTALON];
+    int blocked = 0, nostock = 0;
+    for (int t = p->top; t < c->n; t++) { /* stock, top down */
+        if (!((p->rest >> t) & 1)) continue;
+        int v = c->val[PYR + t];
+        cost[t] = (uint8_t)blocked;
+        if (v == 13 || !y[13 - v]) blocked++;
+    }
+    nostock = blocked;
+    int recycle = !c->passes || p->pass < c->passes - 1;
+    uint32_t waste = waste_bits(p->rest, p->top);
+    blocked = 0;
+    for (uint32_t m = waste; m; ) { /* waste, top down */
+        int t = 31 - __builtin_clz(m), v = c->val[PYR + t];
+        m &= ~(1u << t);
+        cost[t] = (uint8_t)blocked;
+        if (v == 13 || !y[13 - v]) blocked++;
+    }
+    if (recycle) {
+        int below = 0;
+        for (uint32_t m = waste; m; m &= m - 1) { /* waste, bottom up */
+            int t = __builtin_ctz(m), v = c->val[PYR + t];
+            if (nostock + 1 + below < cost[t]) cost[t] = (uint8_t)(nostock + 1 + below);
+            if (v == 13 || !y[13 - v]) below++;
+        }
+    }
+    for (int w = 1; w <= 12; w++) {
+        if (need[w] <= 0) continue;
+        int got[4], k = 0;
+        for (uint32_t m = p->rest & (uint32_t)(c->of_value[w] >> PYR); m; m &= m - 1)
+            if (k < 4) got[k++] = cost[__builtin_ctz(m)];
+        if (k < need[w]) return INF;
+        for (int i = 1; i < k; i++) /* insertion sort of at most 4 */
+            for (int j = i; j > 0 && got[j - 1] > got[j]; j--) {
+                int x = got[j]; got[j] = got[j - 1]; got[j - 1] = x;
+            }
+        if (got[need[w] - 1] > other) other = got[need[w] - 1];
+    }
+    return removals + other;
+}
+
+static int h_wholedeck(const Ctx *c, const Pos *p) {
+    int y[14] = {0}, s[14] = {0}, a[14] = {0}, cards = 0;
+    for (uint32_t m = p->pyr; m; m &= m - 1) y[c->val[__builtin_ctz(m)]]++;
+    for (uint32_t m = p->rest; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        (t >= p->top ? s : a)[c->val[PYR + t]]++;
+    }
+    for (int v = 1; v <= 13; v++) cards += y[v] + s[v] + a[v];
+    int kings = y[13] + s[13] + a[13];
+    int moves = kings + (cards - kings) / 2, draws = 0, waste_pairs = 0;
+    for (int v = 1; v <= 6; v++) {
+        int w = 13 - v;
+        int ss = s[v] - y[w] - a[w], ss2 = s[w] - y[v] - a[v];
+        int ww = a[v] - y[w] - s[w], ww2 = a[w] - y[v] - s[v];
+        if (ss2 > ss) ss = ss2;
+        if (ww2 > ww) ww = ww2;
+        if (ss > 0) draws += ss;
+        if (ww > 0) waste_pairs += ww;
+    }
+    return moves + draws + waste_pairs + (waste_pairs > 0);
+}
+
+static inline int h_par(const Ctx *c, const Pos *p) {
+    return c->wholedeck ? h_wholedeck(c, p) : h_standard(c, p);
+}
+
+/* Search p with r moves to spend: FOUND with the line on the path, or a lower bound on the
+ * moves p needs, above r. */
+static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
+    int base = c->depth, k = 0, n;
+    Step moves[PYR * 4 + 8];
+    int kings = !(c->flags & F_KINGS) ? 2 : c->wholedeck ? 0 : 1;
+    if (++c->nodes > c->limit && c->limit > 0) {
+        c->aborted = 1;
+        return INF;
+    }
+    for (;;) {
+        if (c->depth + 8 >= MAXPATH) {
+            c->aborted = 1;
+            return INF;
+        }
+        int f = play_forced(c, &p, c->wholedeck);
+        if (f) {
+            k += f;
+            check = 1;
+            skip = 0;
+        }
+        if (won(c, &p)) {
+            if (k <= r) return FOUND;
+            c->depth = base;
+            return k;
+        }
+        if (is_last_pass(c, &p)) check = 1;
+        n = gen_moves(c, &p, moves, kings, skip);
+        if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
+            apply(c, &p, moves[0]);
+            push(c, moves[0].op, 0, 0);
+            k++;
+            check = 0;
+            skip = (c->flags & F_COMMUTE) != 0;
+            continue;
+        }
+        break;
+    }
+    c->depth = base;
+    if (n == 0) return INF;
+    int h = h_par(c, &p);
+    if (h >= INF) return INF;
+    if (k + h > r) return k + h;
+    uint64_t key = key_of(&p);
+    size_t slot = set_slot(&c->bound, key);
+    int lb = h;
+    if (c->bound.slots[slot] == key && c->bound.vals[slot] > lb) lb = c->bound.vals[slot];
+    if (skip) {
+        size_t s2 = set_slot(&c->bound, key | PARTIAL);
+        if (c->bound.slots[s2] == (key | PARTIAL) && c->bound.vals[s2] > lb)
+            lb = c->bound.vals[s2];
+    }
+    if (lb >= INF) return INF;
+    if (k + lb > r) return k + lb;
+    if (check && pruned(c, &p, &relaxed)) {
+        set_put(&c->bound, key, INF);
+        return INF;
+    }
+    c->depth = base + k;
+    int best = INF;
+    for (int i = 0; i < n; i++) {
+        Pos q = p;
+        Step m = moves[i];
+        apply(c, &q, m);
+        push(c, m.op, m.a, m.b);
+        int res = search(c, q, r - k - 1, m.op < OP_DRAW, relaxed,
+                         q.pyr == p.pyr && (c->flags & F_COMMUTE));
+        if (res == FOUND) return FOUND;
+        c->depth = base + k;
+        if (c->aborted) break;
+        if (res + 1 < best) best = res + 1;
+    }
+    c->depth = base;
+    if (c->aborted) return INF;
+    if (best > INF) best = INF;
+    set_put(&c->bound, skip ? key | PARTIAL : key, (uint8_t)best);
+    return best >= INF ? INF : k + best;
+}
+
+/* The fewest moves that win from p (p known winnable within `upper` moves), the line on the
+ * path; -1 when the node limit stopped it. */
+int par_search(Ctx *c, Pos p, int upper) {
+    int budget = 0;
+    for (;;) {
+        c->depth = 0;
+        int res = search(c, p, budget, 1, 0, 0);
+        if (res == FOUND) return c->depth;
+        if (c->aborted || res >= INF || budget > upper) return -1;
+        budget = res;
+    }
+}
