@@ -12,7 +12,13 @@ import pytest
 
 from app.engine import Deal, Game, Move
 from app.engine.solver import (
+    ALL_PRUNING,
+    COMMUTE,
+    DEAD_ENDS,
+    FORCED_PAIRS,
+    KINGS,
     NO_PRUNING,
+    RELAXED,
     Verdict,
     hint,
     reference_solve,
@@ -64,6 +70,19 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         pruned, plain = solve(game), solve(game, pruning=NO_PRUNING)
         assert pruned.verdict == plain.verdict, number
         assert plain.nodes >= pruned.nodes
+
+
+@pytest.mark.parametrize("flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE])
+def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search(flag: int):
+    for goal, passes in VARIANTS:
+        for number in range(1, 7):
+            game = Game(Deal.from_number(number), goal, passes)
+            plain = solve(game, pruning=NO_PRUNING).verdict
+            for pruning in (flag, ALL_PRUNING & ~flag):
+                solution = solve(game, pruning=pruning)
+                assert solution.verdict == plain, (number, goal, passes, pruning)
+                if solution.winnable:
+                    assert wins(game, solution.moves)
 
 
 @pytest.mark.parametrize(("goal", "passes"), VARIANTS)
