@@ -68,6 +68,7 @@ typedef struct {
     uint64_t *slots;
     uint8_t *vals; /* a byte per key, for the maps (NULL for sets) */
     size_t cap, used;
+    uint64_t ignored; /* key bits the hash leaves out (see set_slot) */
 } Set;
 
 static inline uint64_t mix(uint64_t k) {
@@ -76,13 +77,16 @@ static inline uint64_t mix(uint64_t k) {
     return k;
 }
 
-int set_init(Set *s, int with_values);
+int set_init(Set *s, int with_values, uint64_t ignored);
 void set_free(Set *s);
 int set_grow(Set *s);
 
-/* The slot of key k, or of the empty slot where it would go. */
+/* The slot of key k, or of the empty slot where it would go. Keys that differ only in the
+ * bits s->ignored leaves out start their probes at the same slot: for the tables of
+ * positions, the pass and how a node was searched (_search.c), so that one cache miss finds
+ * all the entries a node looks for. */
 static inline size_t set_slot(const Set *s, uint64_t k) {
-    size_t j = mix(k) & (s->cap - 1);
+    size_t j = mix(k & ~s->ignored) & (s->cap - 1);
     while (s->slots[j] && s->slots[j] != k) j = (j + 1) & (s->cap - 1);
     return j;
 }
@@ -122,9 +126,36 @@ typedef struct {
     Step best[MAXPATH];
 } Ctx;
 
+/* A key is never 0: a position with no card left anywhere is won and never stored. Bits 57
+ * and 60..63 say how a node was searched (F_COMMUTE's context, see _search.c), 58..59 hold
+ * the pass; the tables hash a key without them (see set_slot). */
+#define KEY_PASS (3ULL << 58)
+#define KEY_CONTEXT ((1ULL << 57) | (15ULL << 60))
+
 static inline uint64_t key_of(const Pos *p) {
     return (uint64_t)p->pyr | ((uint64_t)p->rest << 28) | ((uint64_t)p->top << 52)
-           | ((uint64_t)p->pass << 58) | (1ULL << 63);
+           | ((uint64_t)p->pass << 58);
+}
+
+/* F_COMMUTE's contexts: how the move into a node changed the pyramid. */
+enum { CTX_FULL = 0, CTX_PYRAMID_SAME = 1, CTX_TOOK = 2 /* + the pyramid slot taken */ };
+
+static inline uint64_t with_context(uint64_t key, int ctx) {
+    return key | ((uint64_t)(ctx & 1) << 57) | ((uint64_t)(ctx >> 1) << 60);
+}
+
+/* The pyramid before the move into a node, as far as F_COMMUTE needs it: the moves on
+ * pyramid cards alone that were legal there are the ones the node skips (0: none). */
+static inline uint32_t context_pyramid(uint32_t pyr, int ctx) {
+    return ctx == CTX_FULL ? 0 : ctx == CTX_PYRAMID_SAME ? pyr : pyr | 1u << (ctx - CTX_TOOK);
+}
+
+/* The context a move from a pyramid pyr_before to pyr_after leads to. (After a move that
+ * took a pyramid card with a talon card the context could be CTX_TOOK + its slot; measured,
+ * that searched more nodes, not fewer: the same position reached by different moves is
+ * searched once per context.) */
+static inline int context_after(uint32_t pyr_before, uint32_t pyr_after) {
+    return pyr_before == pyr_after ? CTX_PYRAMID_SAME : CTX_FULL;
 }
 
 static inline uint64_t count_unit(int value) { return 1ULL << (3 * (value - 1)); }
@@ -218,9 +249,11 @@ static inline int can_recycle(const Ctx *c, const Pos *p) {
 }
 
 /* _moves.c */
-int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, int skip_pyramid_only);
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before);
 int play_forced(Ctx *c, Pos *p, int talon_kings);
 /* _prune.c */
+int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
+int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _search.c */
 int decide(Ctx *c, Pos p);

@@ -30,9 +30,10 @@
 
 /* ---- hash sets ------------------------------------------------------------------------- */
 
-int set_init(Set *s, int with_values) {
+int set_init(Set *s, int with_values, uint64_t ignored) {
     s->cap = 1u << 12;
     s->used = 0;
+    s->ignored = ignored;
     s->slots = calloc(s->cap, sizeof(uint64_t));
     s->vals = with_values ? calloc(s->cap, 1) : NULL;
     if (!s->slots || (with_values && !s->vals)) {
@@ -62,7 +63,7 @@ int set_grow(Set *s) {
     for (size_t i = 0; i < s->cap; i++) {
         uint64_t k = s->slots[i];
         if (!k) continue;
-        size_t j = mix(k) & (ncap - 1);
+        size_t j = mix(k & ~s->ignored) & (ncap - 1);
         while (nt[j]) j = (j + 1) & (ncap - 1);
         nt[j] = k;
         if (nv) nv[j] = s->vals[i];
@@ -79,36 +80,34 @@ int set_grow(Set *s) {
 
 /* The moves from p, in the order tried: Kings (only those `kings` asks for: the rest were
  * played already), pyramid pairs, overlap pairs, pyramid cards with a talon top, the two
- * talon tops, then a draw or a recycle. `skip_pyramid_only` leaves out the moves on pyramid
- * cards alone (see F_COMMUTE in _search.c). `kings`: 0 none, 1 talon Kings only, 2 all.
- * Returns how many. */
-int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, int skip_pyramid_only) {
+ * talon tops, then a draw or a recycle. The moves on pyramid cards alone that were legal in
+ * the pyramid `before` are left out (see F_COMMUTE in _search.c; 0 leaves out none).
+ * `kings`: 0 none, 1 talon Kings only, 2 all. Returns how many. */
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before) {
     int n = 0;
-    uint32_t fp = free_pyramid(p->pyr);
+    uint32_t fp = free_pyramid(p->pyr), fb = free_pyramid(before), hb = half_free(before);
     int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
     int pl[PYR], np = 0;
     for (uint32_t m = fp; m; m &= m - 1) pl[np++] = __builtin_ctz(m);
-    if (kings == 2 && !skip_pyramid_only) {
-        for (uint32_t m = fp & c->pyramid_kings; m; m &= m - 1)
+    if (kings == 2) {
+        for (uint32_t m = fp & c->pyramid_kings & ~fb; m; m &= m - 1)
             out[n++] = (Step){OP_KING, (uint8_t)__builtin_ctz(m), 0};
     }
     if (kings) {
         if (st >= 0 && c->val[PYR + st] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + st), 0};
         if (wt >= 0 && c->val[PYR + wt] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + wt), 0};
     }
-    if (!skip_pyramid_only) {
-        for (int i = 0; i < np; i++) {
-            int a = pl[i], va = c->val[a];
-            for (int j = i + 1; j < np; j++)
-                if (va + c->val[pl[j]] == 13)
-                    out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)pl[j]};
-        }
-        if (c->overlap) {
-            for (uint32_t m = half_free(p->pyr); m; m &= m - 1) {
-                int x = __builtin_ctz(m), y = present_cover(c, p->pyr, x);
-                if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13)
-                    out[n++] = (Step){OP_PAIR, (uint8_t)x, (uint8_t)y};
-            }
+    for (int i = 0; i < np; i++) {
+        int a = pl[i], va = c->val[a];
+        for (int j = i + 1; j < np; j++)
+            if (va + c->val[pl[j]] == 13 && ((fb >> a) & (fb >> pl[j]) & 1) == 0)
+                out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)pl[j]};
+    }
+    if (c->overlap) {
+        for (uint32_t m = half_free(p->pyr); m; m &= m - 1) {
+            int x = __builtin_ctz(m), y = present_cover(c, p->pyr, x);
+            if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13 && ((hb >> x) & (fb >> y) & 1) == 0)
+                out[n++] = (Step){OP_PAIR, (uint8_t)x, (uint8_t)y};
         }
     }
     for (int i = 0; i < np; i++) {

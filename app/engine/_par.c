@@ -41,7 +41,6 @@
 
 #define FOUND (-1)
 #define INF 255
-#define PARTIAL (1ULL << 57)
 
 static int h_standard(const Ctx *c, const Pos *p) {
     int y[14] = {0};
@@ -124,7 +123,7 @@ static inline int h_par(const Ctx *c, const Pos *p) {
 
 /* Search p with r moves to spend: FOUND with the line on the path, or a lower bound on the
  * moves p needs, above r. */
-static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
+static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     int base = c->depth, k = 0, n;
     Step moves[PYR * 4 + 8];
     int kings = !(c->flags & F_KINGS) ? 2 : c->wholedeck ? 0 : 1;
@@ -141,7 +140,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
         if (f) {
             k += f;
             check = 1;
-            skip = 0;
+            ctx = CTX_FULL;
         }
         if (won(c, &p)) {
             if (k <= r) return FOUND;
@@ -149,13 +148,13 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
             return k;
         }
         if (is_last_pass(c, &p)) check = 1;
-        n = gen_moves(c, &p, moves, kings, skip);
+        n = gen_moves(c, &p, moves, kings, context_pyramid(p.pyr, ctx));
         if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
             apply(c, &p, moves[0]);
             push(c, moves[0].op, 0, 0);
             k++;
             check = 0;
-            skip = (c->flags & F_COMMUTE) != 0;
+            ctx = (c->flags & F_COMMUTE) ? CTX_PYRAMID_SAME : CTX_FULL;
             continue;
         }
         break;
@@ -169,10 +168,10 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
     size_t slot = set_slot(&c->bound, key);
     int lb = h;
     if (c->bound.slots[slot] == key && c->bound.vals[slot] > lb) lb = c->bound.vals[slot];
-    if (skip) {
-        size_t s2 = set_slot(&c->bound, key | PARTIAL);
-        if (c->bound.slots[s2] == (key | PARTIAL) && c->bound.vals[s2] > lb)
-            lb = c->bound.vals[s2];
+    if (ctx) {
+        uint64_t k2 = with_context(key, ctx);
+        size_t s2 = set_slot(&c->bound, k2);
+        if (c->bound.slots[s2] == k2 && c->bound.vals[s2] > lb) lb = c->bound.vals[s2];
     }
     if (lb >= INF) return INF;
     if (k + lb > r) return k + lb;
@@ -187,8 +186,8 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
         Step m = moves[i];
         apply(c, &q, m);
         push(c, m.op, m.a, m.b);
-        int res = search(c, q, r - k - 1, m.op < OP_DRAW, relaxed,
-                         q.pyr == p.pyr && (c->flags & F_COMMUTE));
+        int next = (c->flags & F_COMMUTE) ? context_after(p.pyr, q.pyr) : CTX_FULL;
+        int res = search(c, q, r - k - 1, m.op < OP_DRAW, relaxed, next);
         if (res == FOUND) return FOUND;
         c->depth = base + k;
         if (c->aborted) break;
@@ -197,7 +196,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int skip) {
     c->depth = base;
     if (c->aborted) return INF;
     if (best > INF) best = INF;
-    set_put(&c->bound, skip ? key | PARTIAL : key, (uint8_t)best);
+    set_put(&c->bound, with_context(key, ctx), (uint8_t)best);
     return best >= INF ? INF : k + best;
 }
 

@@ -23,7 +23,7 @@
  * talon cards can still ever be used: all of them but in the last pass. Talon cards always
  * have a partner somewhere: the pack stays balanced, with as many cards of value v as of
  * 13 - v. Pyramid cards may not, because of what covers what. */
-static int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
+int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
     uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
     uint64_t avail = present;
     *usable = p->rest;
@@ -116,18 +116,21 @@ static inline uint64_t usable_counts(const Ctx *c, const Pos *p, uint32_t usable
     return counts;
 }
 
-/* Is p lost by the dead-end tests? `relaxed` is the relaxed game already known to be winnable
- * (from the parent), updated when this position asks a different one. */
+/* Is the relaxed game of p's usable talon cards lost (F_RELAXED)? `relaxed` is the relaxed
+ * game already known to be winnable (from the parent), updated when p asks a different one. */
+int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed) {
+    if (!(c->flags & F_RELAXED) || !p->pyr) return 0;
+    uint64_t counts = usable == p->rest ? p->counts : usable_counts(c, p, usable);
+    uint64_t key = relaxed_key(p->pyr, counts);
+    if (key == *relaxed) return 0;
+    if (!relaxed_wins(c, p->pyr, counts)) return 1;
+    *relaxed = key;
+    return 0;
+}
+
+/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED)? */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
     uint32_t usable = p->rest;
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
-    if (c->flags & F_RELAXED) {
-        uint64_t counts = usable == p->rest ? p->counts : usable_counts(c, p, usable);
-        uint64_t key = relaxed_key(p->pyr, counts);
-        if (key != *relaxed) {
-            if (p->pyr && !relaxed_wins(c, p->pyr, counts)) return 1;
-            *relaxed = key;
-        }
-    }
-    return 0;
+    return relaxed_lost(c, p, usable, relaxed);
 }

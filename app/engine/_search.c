@@ -1,8 +1,15 @@
 /*
  * The decision search: an exhaustive depth-first search for a winning line, with a table of
- * positions visited (each one entered at most once; with a pass limit the positions form a
- * DAG, with unlimited passes the table is also what stops the search going round a cycle).
+ * positions searched and not won. With a pass limit the positions form a DAG and a position
+ * goes into the table when its search ends: the table holds verdicts. With unlimited passes
+ * a position goes in when its search starts, which is what stops the search going round a
+ * cycle; for a search for reachability that is enough: every position reachable from the
+ * start is still entered once (or one that has all its moves is), so a reachable win is found.
  * The answer is a verdict, the winning line as (op, a, b) triples, and the nodes searched.
+ *
+ * PASSES: a position lost with more passes left is lost with fewer (every line of the second
+ *   is a line of the first), so a table entry for the same cards and boundary in an earlier
+ *   pass counts too. Only verdicts count so: with a pass limit the table holds nothing else.
  *
  * F_COMMUTE: a move on pyramid cards alone m (a pyramid pair, an overlap pair, a pyramid King)
  *   and a move r that leaves the pyramid as it was (a draw, a recycle, a pair of the two talon
@@ -27,9 +34,7 @@
  */
 #include "_core.h"
 
-#define PARTIAL (1ULL << 57) /* table key bit: searched without its pyramid-only moves */
-
-static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int skip) {
+static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
     int base = c->depth;
     Step moves[PYR * 4 + 8];
     int n;
@@ -44,18 +49,18 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int skip) {
         }
         if (play_forced(c, &p, 1)) {
             check = 1;
-            skip = 0;
+            ctx = CTX_FULL;
         }
         if (won(c, &p)) return 1;
         if (is_last_pass(c, &p)) check = 1;
-        n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, skip);
+        n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, context_pyramid(p.pyr, ctx));
         /* A position whose only move is a draw (or a recycle, with a pass limit) is the same
          * as the next one: step through it here, without a node or a table entry. */
         if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
             apply(c, &p, moves[0]);
             push(c, moves[0].op, 0, 0);
             check = 0; /* the cards are the same (in the last pass the loop's top says 1) */
-            skip = (c->flags & F_COMMUTE) != 0;
+            ctx = (c->flags & F_COMMUTE) ? CTX_PYRAMID_SAME : CTX_FULL;
             continue;
         }
         break;
@@ -65,26 +70,30 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int skip) {
         return 0;
     }
     uint64_t key = key_of(&p);
-    if (set_has(&c->lost, key) || (skip && set_has(&c->lost, key | PARTIAL))) {
-        c->depth = base;
-        return 0;
+    for (int q = p.pass; q >= 0; q--) { /* PASSES */
+        uint64_t k = (key & ~KEY_PASS) | ((uint64_t)q << 58);
+        if (set_has(&c->lost, k) || (ctx && set_has(&c->lost, with_context(k, ctx)))) {
+            c->depth = base;
+            return 0;
+        }
     }
     if (check && pruned(c, &p, &relaxed)) {
         c->depth = base;
         return 0;
     }
-    set_add(&c->lost, skip ? key | PARTIAL : key);
+    if (!c->passes) set_add(&c->lost, with_context(key, ctx)); /* entered */
     for (int i = 0; i < n; i++) {
         Pos q = p;
         Step m = moves[i];
         apply(c, &q, m);
         push(c, m.op, m.a, m.b);
-        int pyramid_same = q.pyr == p.pyr;
-        if (dfs(c, q, m.op < OP_DRAW, relaxed, pyramid_same && (c->flags & F_COMMUTE)))
+        int next = (c->flags & F_COMMUTE) ? context_after(p.pyr, q.pyr) : CTX_FULL;
+        if (dfs(c, q, m.op < OP_DRAW, relaxed, next))
             return 1;
         if (c->aborted) return 0;
         c->depth--;
     }
+    if (c->passes) set_add(&c->lost, with_context(key, ctx)); /* a verdict */
     c->depth = base;
     return 0;
 }

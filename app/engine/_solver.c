@@ -120,8 +120,9 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
         return NULL;
     }
     setup_tables(c);
-    if (!set_init(&c->lost, 0) || !set_init(&c->relaxed_won, 0)
-        || !set_init(&c->relaxed_lost, 0) || !set_init(&c->bound, 1)) {
+    uint64_t ignored = KEY_PASS | KEY_CONTEXT;
+    if (!set_init(&c->lost, 0, ignored) || !set_init(&c->relaxed_won, 0, 0)
+        || !set_init(&c->relaxed_lost, 0, 0) || !set_init(&c->bound, 1, ignored)) {
         free_ctx(c);
         return PyErr_NoMemory();
     }
