@@ -42,44 +42,57 @@
 #define FOUND (-1)
 #define INF 255
 
+/* Count a card of value v into b[] and *beyond, the cards of b[] beyond what the pyramid's
+ * cards can take away (cap[v] of value v). */
+static inline void count_in(int *b, const int *cap, int v, int *beyond) {
+    if (b[v]++ >= cap[v]) ++*beyond;
+}
+
 static int h_standard(const Ctx *c, const Pos *p) {
-    int y[14] = {0};
-    for (uint32_t m = p->pyr; m; m &= m - 1) y[c->val[__builtin_ctz(m)]]++;
-    int removals = y[13], other = 0;
-    for (int v = 1; v <= 6; v++) removals += y[v] > y[13 - v] ? y[v] : y[13 - v];
-    int need[14] = {0}, any = 0;
-    for (int w = 1; w <= 12; w++) {
-        need[w] = y[13 - w] - y[w];
-        if (need[w] > 0) any = 1;
+    int y[14] = {0}, lonely[14] = {0}, need[14] = {0}, cap[14] = {0}, any = 0;
+    for (uint32_t m = p->pyr; m; m &= m - 1) {
+        int x = __builtin_ctz(m), v = c->val[x];
+        y[v]++;
+        if (v != 13 && !(c->compat[x] & p->pyr)) lonely[v]++;
+    }
+    int removals = y[13];
+    for (int v = 1; v <= 6; v++) {
+        int w = 13 - v, mv = y[v] - lonely[v], mw = y[w] - lonely[w];
+        int match = mv < mw ? mv : mw; /* pairs inside the pyramid, at most */
+        removals += y[v] + y[w] - match;
+        need[w] = y[v] - match; /* talon cards of value w the pyramid's v cards need */
+        need[v] = y[w] - match;
+        any |= need[w] > 0 || need[v] > 0;
     }
     if (!any) return removals;
-    /* cost[t]: the partnerless talon cards in the way of talon card t. */
+    for (int v = 1; v <= 12; v++) cap[v] = y[13 - v];
+    /* cost[t]: the talon cards in the way of talon card t beyond what the pyramid absorbs. */
     uint8_t cost[MAXTALON];
-    int blocked = 0, nostock = 0;
+    int b[14] = {0}, over = 0;
     for (int t = p->top; t < c->n; t++) { /* stock, top down */
         if (!((p->rest >> t) & 1)) continue;
-        int v = c->val[PYR + t];
-        cost[t] = (uint8_t)blocked;
-        if (v == 13 || !y[13 - v]) blocked++;
+        cost[t] = (uint8_t)over;
+        count_in(b, cap, c->val[PYR + t], &over);
     }
-    nostock = blocked;
-    int recycle = !c->passes || p->pass < c->passes - 1;
+    int stock[14], stock_over = over;
+    memcpy(stock, b, sizeof stock);
     uint32_t waste = waste_bits(p->rest, p->top);
-    blocked = 0;
+    memset(b, 0, sizeof b);
+    over = 0;
     for (uint32_t m = waste; m; ) { /* waste, top down */
-        int t = 31 - __builtin_clz(m), v = c->val[PYR + t];
+        int t = 31 - __builtin_clz(m);
         m &= ~(1u << t);
-        cost[t] = (uint8_t)blocked;
-        if (v == 13 || !y[13 - v]) blocked++;
+        cost[t] = (uint8_t)over;
+        count_in(b, cap, c->val[PYR + t], &over);
     }
-    if (recycle) {
-        int below = 0;
+    if (!c->passes || p->pass < c->passes - 1) { /* or the stock goes, a recycle, the rest */
         for (uint32_t m = waste; m; m &= m - 1) { /* waste, bottom up */
-            int t = __builtin_ctz(m), v = c->val[PYR + t];
-            if (nostock + 1 + below < cost[t]) cost[t] = (uint8_t)(nostock + 1 + below);
-            if (v == 13 || !y[13 - v]) below++;
+            int t = __builtin_ctz(m);
+            if (stock_over + 1 < cost[t]) cost[t] = (uint8_t)(stock_over + 1);
+            count_in(stock, cap, c->val[PYR + t], &stock_over);
         }
     }
+    int other = 0;
     for (int w = 1; w <= 12; w++) {
         if (need[w] <= 0) continue;
         int got[4], k = 0;
@@ -165,13 +178,11 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     if (h >= INF) return INF;
     if (k + h > r) return k + h;
     uint64_t key = key_of(&p);
-    size_t slot = set_slot(&c->bound, key);
     int lb = h;
-    if (c->bound.slots[slot] == key && c->bound.vals[slot] > lb) lb = c->bound.vals[slot];
-    if (ctx) {
-        uint64_t k2 = with_context(key, ctx);
-        size_t s2 = set_slot(&c->bound, k2);
-        if (c->bound.slots[s2] == k2 && c->bound.vals[s2] > lb) lb = c->bound.vals[s2];
+    for (int i = 0; i < (ctx ? 2 : 1); i++) {
+        uint64_t k2 = i ? with_context(key, ctx) : key;
+        size_t slot = set_slot(&c->bound, k2);
+        if (c->bound.slots[slot] == k2 && c->bound.vals[slot] > lb) lb = c->bound.vals[slot];
     }
     if (lb >= INF) return INF;
     if (k + lb > r) return k + lb;
