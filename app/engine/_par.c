@@ -42,11 +42,34 @@
 #define FOUND (-1)
 #define INF 255
 
-/* Count a card of value v into b[] and *beyond, the cards of b[] beyond what the pyramid's
- * cards can take away (cap[v] of value v). */
-static inline void count_in(int *b, const int *cap, int v, int *beyond) {
-    if (b[v]++ >= cap[v]) ++*beyond;
+/* The talon cards in the way of a talon card, counted as they are met (see THE BOUND): cards
+ * of each value b[]; `loose`, those beyond what the pyramid's cards could ever take
+ * (cap[v] = the pyramid's cards of value 13 - v); `dear`, the moves they cost at least when
+ * taking a card of value v beyond slack[v] (what the pyramid's unmatched cards need anyway)
+ * costs a pyramid move (shared with a card of value 13 - v). */
+typedef struct {
+    int b[14], loose, dear;
+} Tally;
+
+static inline int excess(const Tally *t, const int *slack, int v) {
+    return t->b[v] > slack[v] ? t->b[v] - slack[v] : 0;
 }
+
+static inline void tally_in(Tally *t, const int *cap, const int *slack, int v) {
+    if (v == 13) {
+        t->b[13]++;
+        t->loose++;
+        t->dear++;
+        return;
+    }
+    int ew = excess(t, slack, 13 - v), ev = excess(t, slack, v);
+    int before = ev > ew ? ev : ew;
+    if (t->b[v]++ >= cap[v]) t->loose++;
+    ev = excess(t, slack, v);
+    t->dear += (ev > ew ? ev : ew) - before;
+}
+
+static inline int tally_cost(const Tally *t) { return t->loose > t->dear ? t->loose : t->dear; }
 
 static int h_standard(const Ctx *c, const Pos *p) {
     int y[14] = {0}, lonely[14] = {0}, need[14] = {0}, cap[14] = {0}, any = 0;
@@ -66,30 +89,28 @@ static int h_standard(const Ctx *c, const Pos *p) {
     }
     if (!any) return removals;
     for (int v = 1; v <= 12; v++) cap[v] = y[13 - v];
-    /* cost[t]: the talon cards in the way of talon card t beyond what the pyramid absorbs. */
+    /* cost[t]: what the talon cards in the way of talon card t cost at least. */
     uint8_t cost[MAXTALON];
-    int b[14] = {0}, over = 0;
+    Tally ahead = {{0}, 0, 0};
     for (int t = p->top; t < c->n; t++) { /* stock, top down */
         if (!((p->rest >> t) & 1)) continue;
-        cost[t] = (uint8_t)over;
-        count_in(b, cap, c->val[PYR + t], &over);
+        cost[t] = (uint8_t)tally_cost(&ahead);
+        tally_in(&ahead, cap, need, c->val[PYR + t]);
     }
-    int stock[14], stock_over = over;
-    memcpy(stock, b, sizeof stock);
+    Tally stock = ahead;
     uint32_t waste = waste_bits(p->rest, p->top);
-    memset(b, 0, sizeof b);
-    over = 0;
+    memset(&ahead, 0, sizeof ahead);
     for (uint32_t m = waste; m; ) { /* waste, top down */
         int t = 31 - __builtin_clz(m);
         m &= ~(1u << t);
-        cost[t] = (uint8_t)over;
-        count_in(b, cap, c->val[PYR + t], &over);
+        cost[t] = (uint8_t)tally_cost(&ahead);
+        tally_in(&ahead, cap, need, c->val[PYR + t]);
     }
     if (!c->passes || p->pass < c->passes - 1) { /* or the stock goes, a recycle, the rest */
         for (uint32_t m = waste; m; m &= m - 1) { /* waste, bottom up */
-            int t = __builtin_ctz(m);
-            if (stock_over + 1 < cost[t]) cost[t] = (uint8_t)(stock_over + 1);
-            count_in(stock, cap, c->val[PYR + t], &stock_over);
+            int t = __builtin_ctz(m), via = tally_cost(&stock) + 1;
+            if (via < cost[t]) cost[t] = (uint8_t)via;
+            tally_in(&stock, cap, need, c->val[PYR + t]);
         }
     }
     int other = 0;
