@@ -13,22 +13,33 @@
  * positions. Only F_KINGS narrows: in the standard game a talon King is an ordinary move.
  *
  * THE BOUND h (admissible: never more than the moves a win still needs). Split the moves of
- * any winning line into those that remove a pyramid card and the others.
- * - Standard game. Pyramid moves: a pyramid King takes a move of its own; any other move
- *   removes at most one card of value v and one of 13 - v (v = 1..6), so the pyramid's cards
- *   of those two values need at least max(y[v], y[13 - v]) moves. Other moves (draws,
- *   recycles, talon pairs, talon Kings): the pyramid's surplus of value 13 - w over value w,
- *   need[w] = y[13 - w] - y[w], must be paired with talon cards of value w, so at least need[w]
- *   talon cards of value w must each reach a talon top. A talon card whose value has no
- *   partner left in the pyramid (a King, or no pyramid card makes 13 with it) can only leave a
- *   talon top by a move that is not a pyramid move (a draw, a talon pair, a King removal), one
- *   move for each such card (a talon pair takes one stock card and one waste card, so it
- *   counts once on each side). To reach a stock card, every stock card above it leaves first;
- *   to reach a waste card, every waste card above it leaves first, or (passes allowing) the
- *   whole stock leaves, the waste is recycled (a move) and the waste cards under it leave
- *   first. So a talon card costs at least the partnerless cards in its way (the cheaper way),
- *   and the other moves are at least the largest, over w, of the need[w]-th cheapest talon
- *   card of value w (the same moves may serve several cards: the largest, not the sum).
+ * any winning line into those that remove a pyramid card ("pyramid moves") and the others.
+ * - Standard game, pyramid moves. A pyramid King takes a move of its own. Any other move
+ *   removes at most one card of value v and one of 13 - v; two pyramid cards go together only
+ *   if compat says they can (neither covers the other), so a "lonely" card, with no such
+ *   partner left in the pyramid, never does. Per value pair {v, w = 13 - v} with y[v], y[w]
+ *   pyramid cards, l[v], l[w] of them lonely, at most M = min(y[v] - l[v], y[w] - l[w]) moves
+ *   take two pyramid cards, so the pair needs y[v] + y[w] - I >= y[v] + y[w] - M pyramid moves
+ *   (I: the moves that do take two). The y[v] - I pyramid cards of value v not paired inside
+ *   the pyramid each take a talon card of value w: A[w] = y[v] - I of them, and with
+ *   need[w] = y[v] - M, the pyramid moves are y[v] + y[w] - M + max(0, A[w] - need[w],
+ *   A[v] - need[v]).
+ * - Standard game, the other moves (draws, recycles, talon pairs, talon Kings). At least
+ *   need[w] talon cards of value w must each reach a talon top. To reach a stock card, every
+ *   stock card above it leaves first; to reach a waste card, every waste card above it leaves
+ *   first, or (passes allowing) the whole stock leaves, the waste is recycled (a move) and the
+ *   waste cards under it leave first. A card in the way leaves by a move of its own (two stock
+ *   cards, or two waste cards, never go in one move; a talon pair takes one of each side) that
+ *   is either not a pyramid move (counted once per card) or takes it with a pyramid card (of
+ *   value 13 - v for a card of value v: at most y[13 - v] such cards). So the cards in the way
+ *   cost at least the larger of: (a) those beyond what the pyramid could take, sum over v of
+ *   max(0, b[v] - y[13 - v]), Kings all (b[v]: the cards of value v in the way); (b) by the
+ *   formula for the pyramid moves above, taking b[v] of them with pyramid cards costs
+ *   max(0, b[v] - need[v], b[w] - need[w]) moves more than counted, and leaving one to a move
+ *   of its own costs one: at least the sum over value pairs of max(e[v], e[w]), e[v] =
+ *   max(0, b[v] - need[v]), plus the Kings. A talon card's cost is the cheaper way's; the
+ *   bound adds the largest, over w, of the need[w]-th cheapest talon card of value w (the
+ *   same moves may serve several cards: the largest, not the sum).
  * - Whole-deck game. Every card goes, so the removals are exactly the Kings plus half the
  *   other cards. The other moves (draws and recycles): two cards now in the stock can only go
  *   together after one of them is drawn (a draw each pair); two cards now in the waste only
