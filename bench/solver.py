@@ -2,6 +2,7 @@
 
     python bench/solver.py [--deals 1000] [--goal standard|wholedeck] [--passes 1|2|3]
     python bench/solver.py --par [--deals 1000]
+    python bench/solver.py --unlimited [--overlap] --deals 10000 --goal standard
     python bench/solver.py --hints [--deals 200]
     python bench/solver.py --analysis [--deals 200]
     python bench/solver.py --greedy [--deals 2000]
@@ -55,13 +56,23 @@ def machine_speed() -> float:
     return statistics.median(times)
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95%) of a win rate: the odds' sampling error."""
+    if not n:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run_variant(goal: str, passes: int, deals: int, start: int,
-                shortest: bool = False) -> dict[str, float]:
+def run_variant(goal: str, passes: int | None, deals: int, start: int,
+                shortest: bool = False, overlap: bool = False) -> dict[str, float]:
     seconds: list[float] = []
     nodes: list[int] = []
     pars: list[int] = []
@@ -70,13 +81,13 @@ def run_variant(goal: str, passes: int, deals: int, start: int,
     slowest = (0.0, 0)
     began = time.perf_counter()
     for number in range(start, start + deals):
-        game = Game(Deal.from_number(number), goal, passes)
+        game = Game(Deal.from_number(number), goal, passes or 3)
         t0 = time.perf_counter()
-        solution = solve(game, shortest=shortest)
+        solution = solve(game, shortest=shortest, passes=passes, overlap=overlap)
         elapsed = time.perf_counter() - t0
         if shortest and solution.winnable:
             pars.append(len(solution.moves))
-            lines.append(len(solve(game).moves))
+            lines.append(len(solve(game, passes=passes, overlap=overlap).moves))
         seconds.append(elapsed)
         nodes.append(solution.nodes)
         slowest = max(slowest, (elapsed, number))
@@ -186,11 +197,15 @@ def main() -> None:
                         help="time the greedy player instead")
     parser.add_argument("--par", action="store_true",
                         help="time solve(shortest=True): the par and a shortest line")
+    parser.add_argument("--unlimited", action="store_true",
+                        help="the solver's option: unlimited passes (instead of --passes)")
+    parser.add_argument("--overlap", action="store_true",
+                        help="the solver's option: overlap pairs")
     args = parser.parse_args()
     unit = machine_speed()
     print(f"machine speed: sum(range(10**6)) = {1000 * unit:.1f} ms (x: multiples of it)")
     goals = args.goal or ["standard", "wholedeck"]
-    passes_list = args.passes or [1, 2, 3]
+    passes_list: list[int | None] = [None] if args.unlimited else args.passes or [1, 2, 3]
     last = args.start + args.deals - 1
     if args.analysis:
         print(f"analyse() on a lost game from each of deals {args.start}..{last}")
@@ -227,14 +242,17 @@ def main() -> None:
     header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'(x)':>7}{'median':>8}{'p99 ms':>9}"
               f"{'max ms':>9}{'(x)':>7}{'(deal)':>8}{'mean nodes':>12}{'median':>9}"
               f"{'p99 nodes':>11}{'max nodes':>11}{'deals/s':>9}"
-              + (f"{'par':>7}{'line':>7}" if args.par else ""))
+              + (f"{'par':>7}{'line':>7}" if args.par else "")
+              + f"{'win %':>8}{'95% interval':>17}")
     what = "solve(shortest=True)" if args.par else "solve()"
     print(f"{what} on deals {args.start}..{args.start + args.deals - 1}, one process")
     print(header)
     for goal in goals:
         for passes in passes_list:
-            r = run_variant(goal, passes, args.deals, args.start, shortest=args.par)
-            label = f"{goal} {passes}p"
+            r = run_variant(goal, passes, args.deals, args.start, shortest=args.par,
+                            overlap=args.overlap)
+            label = f"{goal} {f'{passes}p' if passes else 'unl'}{' ov' if args.overlap else ''}"
+            low, high = wilson(r["wins"], r["deals"] - r["undecided"])
             wins = f"{r['wins']}/{r['deals']}"
             print(f"{label:<14}{wins:>11}{r['mean_ms']:>9.2f}{r['mean_ms'] / 1000 / unit:>7.3f}"
                   f"{r['median_ms']:>8.2f}{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}"
@@ -242,6 +260,7 @@ def main() -> None:
                   f"{r['mean_nodes']:>12.0f}{r['median_nodes']:>9.0f}{r['p99_nodes']:>11.0f}"
                   f"{r['max_nodes']:>11}{r['deals_per_s']:>9.1f}"
                   + (f"{r['mean_par']:>7.1f}{r['mean_line']:>7.1f}" if args.par else "")
+                  + f"{100 * r['wins'] / r['deals']:>8.2f}    [{100 * low:.2f}, {100 * high:.2f}]"
                   + (f"  UNDECIDED {r['undecided']}" if r["undecided"] else ""), flush=True)
 
 
