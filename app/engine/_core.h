@@ -49,6 +49,7 @@
 #define F_DEAD 4
 #define F_RELAXED 8
 #define F_COMMUTE 16
+#define F_STACKED 32
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -117,6 +118,8 @@ typedef struct {
     uint32_t pyramid_kings;
     Set lost;                        /* decision search: positions visited, none won */
     Set relaxed_won, relaxed_lost;   /* verdicts of the relaxed game */
+    uint64_t *stack_keys;            /* verdicts of the stacked game (see stack_memo) */
+    size_t stack_cap, stack_used;
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -254,6 +257,7 @@ int play_forced(Ctx *c, Pos *p, int talon_kings);
 /* _prune.c */
 int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
 int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
+int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _search.c */
 int decide(Ctx *c, Pos p);

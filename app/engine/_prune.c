@@ -16,6 +16,7 @@
  *   out of reach for good, and are no partners for anything (also in the relaxed game below).
  *   There is no last pass with unlimited passes: the waste is turned over again.
  * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
+ * F_STACKED: in the last pass, the stacked game (see stacked_wins) must still be winnable.
  */
 #include "_core.h"
 
@@ -128,9 +129,131 @@ int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed) {
     return 0;
 }
 
-/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED)? */
+static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts);
+
+/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_STACKED)? */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
     uint32_t usable = p->rest;
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
-    return relaxed_lost(c, p, usable, relaxed);
+    return relaxed_lost(c, p, usable, relaxed) || stacked_lost(c, p, usable);
+}
+
+/* ---- the stacked game (F_STACKED) -------------------------------------------------------------
+ * In the last pass: the same pyramid, the stock's cards reachable at any time, once (only how
+ * many of each value are left matters), but the waste as it is now: only its top card can go,
+ * with a pyramid card or a stock card, or alone if a King. It is won when the pyramid is gone
+ * (whole deck: and the waste; the stock's cards left then make pairs among themselves, the
+ * pack being balanced). Any real winning line from here gives a winning line of the stacked
+ * game: its pyramid moves in the same order; a card it draws stays among the stock's cards (in
+ * the real game it covers the waste: the stacked game only lets more happen); a real move on
+ * the waste top takes either a card of the waste as it is now, which is then the stacked
+ * game's top too (the same cards above it are gone), or a card drawn since, which the stacked
+ * game takes from the stock's cards; a pair of two cards from the stock is left out (it only
+ * uses up stock cards, which nothing else needs then). So a position whose stacked game is
+ * lost is lost. With an empty waste it is the relaxed game; it is asked only when the waste
+ * has usable cards, and it first asks the relaxed game with the waste's cards free too. */
+
+/* The stacked game's verdicts: two words a slot, the first (pyramid and waste, never 0 with a
+ * waste) and the second (the stock's counts, 36 bits, with the verdict in its top two bits:
+ * 1 won, 2 lost). Returns the verdict known (0: none); `put` stores one. */
+static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
+    if (put && (c->stack_used + 1) * 2 > c->stack_cap) {
+        size_t ncap = c->stack_cap ? c->stack_cap * 2 : 1u << 12;
+        uint64_t *nk = calloc(ncap * 2, sizeof(uint64_t));
+        if (!nk) return 0;
+        for (size_t i = 0; i < c->stack_cap; i++) {
+            uint64_t a = c->stack_keys[2 * i], b = c->stack_keys[2 * i + 1];
+            if (!a) continue;
+            size_t j = mix(a ^ (b << 20)) & (ncap - 1);
+            while (nk[2 * j]) j = (j + 1) & (ncap - 1);
+            nk[2 * j] = a;
+            nk[2 * j + 1] = b;
+        }
+        free(c->stack_keys);
+        c->stack_keys = nk;
+        c->stack_cap = ncap;
+    }
+    if (!c->stack_cap) return 0;
+    size_t j = mix(k1 ^ (k2 << 20)) & (c->stack_cap - 1);
+    for (uint64_t *slot = c->stack_keys + 2 * j; slot[0];
+         j = (j + 1) & (c->stack_cap - 1), slot = c->stack_keys + 2 * j) {
+        if (slot[0] == k1 && (slot[1] & ~(3ULL << 62)) == k2) {
+            if (put) slot[1] = k2 | ((uint64_t)put << 62);
+            return (int)(slot[1] >> 62);
+        }
+    }
+    if (put) {
+        c->stack_keys[2 * j] = k1;
+        c->stack_keys[2 * j + 1] = k2 | ((uint64_t)put << 62);
+        c->stack_used++;
+    }
+    return 0;
+}
+
+static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts) {
+    uint32_t fp;
+    for (;;) { /* free Kings go at once: the pyramid's and the waste top */
+        if (!pyr && (!c->wholedeck || !waste)) return 1;
+        fp = free_pyramid(pyr);
+        uint32_t kings = fp & c->pyramid_kings;
+        if (kings) {
+            pyr &= ~kings;
+            continue;
+        }
+        if (waste && c->val[PYR + 31 - __builtin_clz(waste)] == 13) {
+            waste &= ~(1u << (31 - __builtin_clz(waste)));
+            continue;
+        }
+        break;
+    }
+    if (!waste) return relaxed_wins(c, pyr, counts);
+    uint64_t k1 = (uint64_t)pyr | ((uint64_t)waste << PYR), k2 = counts;
+    int known = stack_memo(c, k1, k2, 0);
+    if (known) return known == 1;
+    int wt = 31 - __builtin_clz(waste), vt = c->val[PYR + wt];
+    uint32_t below = waste & ~(1u << wt);
+    uint64_t all = counts; /* the relaxed game, with the waste's cards free too, must be won */
+    for (uint32_t m = waste; m; m &= m - 1) all += count_unit(c->val[PYR + __builtin_ctz(m)]);
+    if (!relaxed_wins(c, pyr, all)) goto lost;
+    for (uint32_t m = fp; m; m &= m - 1) {
+        int a = __builtin_ctz(m), va = c->val[a];
+        uint32_t rest = pyr & ~(1u << a);
+        for (uint32_t r = m & (m - 1); r; r &= r - 1) {
+            int b = __builtin_ctz(r);
+            if (va + c->val[b] == 13 && stacked_wins(c, rest & ~(1u << b), waste, counts))
+                goto win;
+        }
+        if (va + vt == 13 && stacked_wins(c, rest, below, counts)) goto win;
+        uint64_t unit = count_unit(13 - va);
+        if (((counts / unit) & 7) && stacked_wins(c, rest, waste, counts - unit)) goto win;
+    }
+    if (c->overlap) {
+        for (uint32_t m = half_free(pyr); m; m &= m - 1) {
+            int x = __builtin_ctz(m), y = present_cover(c, pyr, x);
+            if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13
+                && stacked_wins(c, pyr & ~(1u << x) & ~(1u << y), waste, counts))
+                goto win;
+        }
+    }
+    uint64_t unit = count_unit(13 - vt);
+    if (((counts / unit) & 7) && stacked_wins(c, pyr, below, counts - unit)) goto win;
+lost:
+    stack_memo(c, k1, k2, 2);
+    return 0;
+win:
+    stack_memo(c, k1, k2, 1);
+    return 1;
+}
+
+/* Is p's stacked game lost (F_STACKED)? Only in the last pass. */
+int stacked_lost(Ctx *c, const Pos *p, uint32_t usable) {
+    if (!(c->flags & F_STACKED) || !is_last_pass(c, p)) return 0;
+    uint32_t waste = waste_bits(usable, p->top);
+    if (!waste) return 0;
+    uint64_t counts = 0;
+    for (uint32_t m = usable & ~waste; m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) counts += count_unit(v);
+    }
+    return !stacked_wins(c, p->pyr, waste, counts);
 }

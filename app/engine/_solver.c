@@ -54,6 +54,7 @@ static void free_ctx(Ctx *c) {
     set_free(&c->relaxed_won);
     set_free(&c->relaxed_lost);
     set_free(&c->bound);
+    free(c->stack_keys);
     free(c);
 }
 

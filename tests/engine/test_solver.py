@@ -19,6 +19,7 @@ from app.engine.solver import (
     KINGS,
     NO_PRUNING,
     RELAXED,
+    STACKED,
     Verdict,
     hint,
     reference_solve,
@@ -72,7 +73,7 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         assert plain.nodes >= pruned.nodes
 
 
-@pytest.mark.parametrize("flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE])
+@pytest.mark.parametrize("flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED])
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search(flag: int):
     for goal, passes in VARIANTS:
         for number in range(1, 7):
