@@ -2,7 +2,8 @@
  * The solver's core, shared by its C files: the position, the rules, the tables of a deal.
  *
  *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
- *   _prune.c   what is safe to play at once and what proves a position lost (the proofs);
+ *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
+ *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _search.c  the decision search: can this position be won at all?
  *   _par.c     the par search: the fewest moves that win, proven minimal.
  *
@@ -43,7 +44,8 @@
 #define NONE 0xff
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
- * The arguments are in _prune.c (F_KINGS .. F_RELAXED) and _search.c (F_COMMUTE). */
+ * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_RELAXED and F_STACKED in
+ * _prune.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
