@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.engine import Deal, Game
 from app.engine.analysis import analyse
 from app.engine.greedy import choose_move, greedy_wins
-from app.engine.solver import hint, solve
+from app.engine.solver import ALL_PRUNING, hint, solve
 
 RANDOM_MOVE_SHARE = 0.25
 """In --analysis games, the share of moves after the winning line that are random."""
@@ -71,8 +71,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run_variant(goal: str, passes: int | None, deals: int, start: int,
-                shortest: bool = False, overlap: bool = False) -> dict[str, float]:
+def run_variant(goal: str, passes: int | None, deals: int, start: int, shortest: bool = False,
+                overlap: bool = False, pruning: int = ALL_PRUNING) -> dict[str, float]:
     seconds: list[float] = []
     nodes: list[int] = []
     pars: list[int] = []
@@ -83,7 +83,8 @@ def run_variant(goal: str, passes: int | None, deals: int, start: int,
     for number in range(start, start + deals):
         game = Game(Deal.from_number(number), goal, passes or 3)
         t0 = time.perf_counter()
-        solution = solve(game, shortest=shortest, passes=passes, overlap=overlap)
+        solution = solve(game, pruning=pruning, shortest=shortest, passes=passes,
+                         overlap=overlap)
         elapsed = time.perf_counter() - t0
         if shortest and solution.winnable:
             pars.append(len(solution.moves))
@@ -201,6 +202,8 @@ def main() -> None:
                         help="the solver's option: unlimited passes (instead of --passes)")
     parser.add_argument("--overlap", action="store_true",
                         help="the solver's option: overlap pairs")
+    parser.add_argument("--without", type=int, default=0, metavar="FLAGS",
+                        help="pruning flags to switch off (solver.py's KINGS=1 .. STACKED=32)")
     args = parser.parse_args()
     unit = machine_speed()
     print(f"machine speed: sum(range(10**6)) = {1000 * unit:.1f} ms (x: multiples of it)")
@@ -245,12 +248,14 @@ def main() -> None:
               + (f"{'par':>7}{'line':>7}" if args.par else "")
               + f"{'win %':>8}{'95% interval':>17}")
     what = "solve(shortest=True)" if args.par else "solve()"
+    if args.without:
+        what += f" without pruning flags {args.without}"
     print(f"{what} on deals {args.start}..{args.start + args.deals - 1}, one process")
     print(header)
     for goal in goals:
         for passes in passes_list:
             r = run_variant(goal, passes, args.deals, args.start, shortest=args.par,
-                            overlap=args.overlap)
+                            overlap=args.overlap, pruning=ALL_PRUNING & ~args.without)
             label = f"{goal} {f'{passes}p' if passes else 'unl'}{' ov' if args.overlap else ''}"
             low, high = wilson(r["wins"], r["deals"] - r["undecided"])
             wins = f"{r['wins']}/{r['deals']}"
