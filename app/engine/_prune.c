@@ -150,8 +150,11 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
  * game's top too (the same cards above it are gone), or a card drawn since, which the stacked
  * game takes from the stock's cards; a pair of two cards from the stock is left out (it only
  * uses up stock cards, which nothing else needs then). So a position whose stacked game is
- * lost is lost. With an empty waste it is the relaxed game; it is asked only when the waste
- * has usable cards, and it first asks the relaxed game with the waste's cards free too. */
+ * lost is lost. With a waste of one card it is the relaxed game (the top is always free, and
+ * in the whole-deck game the card has a partner among the stock's once the pyramid is gone);
+ * it is asked only when the waste has two usable cards or more, and it first asks the relaxed
+ * game with the waste's cards free too. (Keeping the stock's top card in place too, until it
+ * pairs or is drawn, cut 10-25% of the nodes but cost more time than it saved: measured.) */
 
 /* The stacked game's verdicts: two words a slot, the first (pyramid and waste, never 0 with a
  * waste) and the second (the stock's counts, 36 bits, with the verdict in its top two bits:
@@ -249,7 +252,7 @@ win:
 int stacked_lost(Ctx *c, const Pos *p, uint32_t usable) {
     if (!(c->flags & F_STACKED) || !is_last_pass(c, p)) return 0;
     uint32_t waste = waste_bits(usable, p->top);
-    if (!waste) return 0;
+    if (!(waste & (waste - 1))) return 0; /* a waste of one card is all free: the relaxed game */
     uint64_t counts = 0;
     for (uint32_t m = usable & ~waste; m; m &= m - 1) {
         int v = c->val[PYR + __builtin_ctz(m)];
