@@ -44,14 +44,15 @@
 #define NONE 0xff
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
- * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_RELAXED and F_STACKED in
- * _prune.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
+ * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
+ * in _prune.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
 #define F_RELAXED 8
 #define F_COMMUTE 16
 #define F_STACKED 32
+#define F_NESTED 64
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 

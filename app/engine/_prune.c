@@ -15,6 +15,15 @@
  *   leave: in the whole-deck game that is a loss; in the standard game the cards under it are
  *   out of reach for good, and are no partners for anything (also in the relaxed game below).
  *   There is no last pass with unlimited passes: the waste is turned over again.
+ * F_NESTED: in the whole-deck game, a card of a value v such that the pyramid holds no card of
+ *   value v or 13 - v can only go with a talon card (or alone, a King). Two talon cards go
+ *   together only as the waste top and the stock top, the waste holding the talon's lower
+ *   indices: so the pair is (a, b), a < b, with every talon card between them gone. Two such
+ *   pairs never cross: if a < c < b < d, whichever pair goes first finds a card of the other
+ *   still between its two. So these talon-only cards, in talon order, pair off as nested
+ *   brackets, each with a complementary card: cancelling adjacent complementary cards must
+ *   leave none (the cancelling is confluent, like reducing a word of a free group: a stack
+ *   does it). The pyramid only loses values, so this holds in every pass, not only the last.
  * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
  * F_STACKED: in the last pass, the stacked game (see stacked_wins) must still be winnable.
  */
@@ -53,6 +62,22 @@ int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
     }
     for (uint32_t m = p->pyr & ~c->pyramid_kings; m; m &= m - 1) {
         if (!(avail & c->compat[__builtin_ctz(m)])) return 1;
+    }
+    if (c->wholedeck && (c->flags & F_NESTED)) { /* the talon-only values (F_NESTED) */
+        unsigned in_pyramid = 0, talon_only = 0;
+        for (uint32_t m = p->pyr; m; m &= m - 1) in_pyramid |= 1u << c->val[__builtin_ctz(m)];
+        for (int v = 1; v <= 12; v++)
+            if (!((in_pyramid >> v | in_pyramid >> (13 - v)) & 1)) talon_only |= 1u << v;
+        if (!talon_only) return 0;
+        uint8_t stack[MAXTALON];
+        int depth = 0;
+        for (uint32_t m = p->rest; m; m &= m - 1) {
+            int v = c->val[PYR + __builtin_ctz(m)];
+            if (!(talon_only >> v & 1)) continue;
+            if (depth && stack[depth - 1] + v == 13) depth--;
+            else stack[depth++] = (uint8_t)v;
+        }
+        if (depth) return 1;
     }
     return 0;
 }

@@ -17,6 +17,7 @@ from app.engine.solver import (
     DEAD_ENDS,
     FORCED_PAIRS,
     KINGS,
+    NESTED,
     NO_PRUNING,
     RELAXED,
     STACKED,
@@ -73,7 +74,8 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         assert plain.nodes >= pruned.nodes
 
 
-@pytest.mark.parametrize("flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED])
+@pytest.mark.parametrize(
+    "flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED])
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search(flag: int):
     for goal, passes in VARIANTS:
         for number in range(1, 7):
