@@ -127,9 +127,7 @@ typedef struct {
     long long nodes, limit;
     int aborted, depth;
     Step path[MAXPATH];
-    int budget, next_budget;         /* par search: this iteration's move budget; the next */
-    int best_len;
-    Step best[MAXPATH];
+    Step best[MAXPATH];              /* par search: the shortest line so far */
 } Ctx;
 
 /* A key is never 0: a position with no card left anywhere is won and never stored. Bits 57
@@ -265,6 +263,6 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _search.c */
 int decide(Ctx *c, Pos p);
 /* _par.c */
-int par_search(Ctx *c, Pos p, int upper);
+int par_search(Ctx *c, Pos p);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * The par search: the fewest moves that win (a move is a removal of a pair or a King, a draw
- * or a recycle, one each), proven minimal. Iterative deepening A* (IDA*): depth-first searches
- * with a move budget that grows to the next smallest bound seen, so the first line found is a
- * shortest one. A table keeps, per position, a lower bound on the moves it needs (learnt when
- * a search of it with some budget fails), and is kept across iterations.
+ * or a recycle, one each), proven minimal. Depth-first searches with a move budget, cut where
+ * the moves made plus an admissible bound h exceed it (as in IDA*): starting from a known
+ * winning line of L moves, each asks for a line of at most L - 1 moves; the first that finds
+ * none proves the best line found minimal. A table keeps, per position, a lower bound on the
+ * moves it needs (learnt when a search of it with some budget fails), across the searches.
  *
  * What the decision search does at once stays sound for the par search (see _moves.c,
  * _prune.c and _search.c): a forced move is in every winning line and the lemma's line with
@@ -243,15 +244,24 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     return best >= INF ? INF : k + best;
 }
 
-/* The fewest moves that win from p (p known winnable within `upper` moves), the line on the
- * path; -1 when the node limit stopped it. */
-int par_search(Ctx *c, Pos p, int upper) {
-    int budget = 0;
-    for (;;) {
+/* The fewest moves that win from p, the line on the path; -1 when the node limit stopped it.
+ * On entry the path holds a winning line from p (the decision search's): the search goes
+ * down from there, each time asking for a line one move shorter than the best so far, until
+ * none is found (measured on deals 1..100, standard game, 2 and 3 passes: 1.7-2x faster than
+ * going up from the bound, as iterative deepening does, because the decision search's line is
+ * often close to par and the bound is weakest where the gap is widest). */
+int par_search(Ctx *c, Pos p) {
+    int best = c->depth;
+    memcpy(c->best, c->path, sizeof(Step) * (size_t)best);
+    while (best > 0) {
         c->depth = 0;
-        int res = search(c, p, budget, 1, 0, 0);
-        if (res == FOUND) return c->depth;
-        if (c->aborted || res >= INF || budget > upper) return -1;
-        budget = res;
+        int res = search(c, p, best - 1, 1, 0, 0);
+        if (c->aborted) return -1;
+        if (res != FOUND) break; /* no line of best - 1 moves or fewer: best is the par */
+        best = c->depth;
+        memcpy(c->best, c->path, sizeof(Step) * (size_t)best);
     }
+    memcpy(c->path, c->best, sizeof(Step) * (size_t)best);
+    c->depth = best;
+    return best;
 }

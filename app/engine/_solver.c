@@ -131,16 +131,10 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     Py_BEGIN_ALLOW_THREADS
     result = decide(c, p);
     if (result == 1 && shortest && !c->aborted) {
-        int upper = c->depth;
         set_free(&c->lost); /* the decision search's table is not needed any more */
-        result = par_search(c, p, upper) >= 0 ? 1 : c->aborted ? 0 : -2;
+        result = par_search(c, p) >= 0; /* -1 only when the node limit stopped it */
     }
     Py_END_ALLOW_THREADS
-    if (result == -2) {
-        free_ctx(c);
-        PyErr_SetString(PyExc_RuntimeError, "the par search found no line of a winnable position");
-        return NULL;
-    }
     int status = c->aborted ? -1 : result;
     PyObject *moves = status == 1 ? line_of(c) : PyList_New(0);
     long long nodes = c->nodes;
