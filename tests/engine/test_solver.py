@@ -74,14 +74,13 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         assert plain.nodes >= pruned.nodes
 
 
-@pytest.mark.parametrize(
-    "flag", [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED])
-def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search(flag: int):
+def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
+    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED]
     for goal, passes in VARIANTS:
-        for number in range(1, 7):
+        for number in range(1, 5):
             game = Game(Deal.from_number(number), goal, passes)
             plain = solve(game, pruning=NO_PRUNING).verdict
-            for pruning in (flag, ALL_PRUNING & ~flag):
+            for pruning in flags + [ALL_PRUNING & ~flag for flag in flags]:
                 solution = solve(game, pruning=pruning)
                 assert solution.verdict == plain, (number, goal, passes, pruning)
                 if solution.winnable:
