@@ -2,14 +2,17 @@
 pure-Python reference search.
 
     python bench/crosscheck.py [--deals 200] [--passes 1 2 3] [--reference-deals 40]
+                               [--options] [--par]
 
 For every deal and variant: the pruned C search (all pruning on) and the plain C search (no
 pruning at all: every move tried, a table of lost positions only) must give the same verdict,
 and every winning line must replay through ``Game.play`` to a win. For the first
 ``--reference-deals`` deals of each variant, ``reference_solve`` (plain search over ``Game``
 itself, sharing no code with the C search) must agree too, from a position some random moves
-into the game (20 + 12 x passes), where it finishes in reasonable time. Exits 1 on any
-disagreement.
+into the game (20 + 12 x passes), where it finishes in reasonable time. ``--options`` also
+compares the pruned and the plain search under the solver's rule options (unlimited passes,
+overlap pairs, both). ``--par`` also checks that each par line replays to a win and is no
+longer than the decision search's line. Exits 1 on any disagreement.
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ def main() -> int:
     parser.add_argument("--passes", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--goals", nargs="+", default=["standard", "wholedeck"])
     parser.add_argument("--reference-deals", type=int, default=40)
+    parser.add_argument("--options", action="store_true",
+                        help="also pruned against plain under unlimited passes and overlap pairs")
+    parser.add_argument("--par", action="store_true",
+                        help="also check the par lines")
     args = parser.parse_args()
     failures = 0
     for goal in args.goals:
@@ -74,6 +81,21 @@ def main() -> int:
                         failures += 1
                         print(f"BAD LINE deal {number} {goal} {passes}p from the {label} search")
                 wins += bool(pruned.winnable)
+                if args.options:
+                    for passes_option, overlap in ((None, False), (passes, True), (None, True)):
+                        a = solve(game, passes=passes_option, overlap=overlap)
+                        b = solve(game, NO_PRUNING, passes=passes_option, overlap=overlap)
+                        if a.verdict != b.verdict:
+                            failures += 1
+                            print(f"DISAGREE deal {number} {goal} {passes}p passes="
+                                  f"{passes_option} overlap={overlap}: pruned {a.verdict}, "
+                                  f"plain {b.verdict}")
+                if args.par and pruned.winnable:
+                    shortest = solve(game, shortest=True)
+                    if not replay_wins(game, shortest.moves) or len(shortest.moves) > len(
+                            pruned.moves):
+                        failures += 1
+                        print(f"BAD PAR LINE deal {number} {goal} {passes}p")
                 if number < args.start + args.reference_deals:
                     position = midgame(deal, goal, passes, seed=number, depth=20 + 12 * passes)
                     if not position.is_over():

@@ -1,13 +1,21 @@
 """Solver benchmark: decide deals 1..N in each of the six variants and print the figures.
 
     python bench/solver.py [--deals 1000] [--goal standard|wholedeck] [--passes 1|2|3]
+    python bench/solver.py --par [--deals 1000]
+    python bench/solver.py --unlimited [--overlap] --deals 10000 --goal standard
     python bench/solver.py --hints [--deals 200]
     python bench/solver.py --analysis [--deals 200]
     python bench/solver.py --greedy [--deals 2000]
 
 One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
 decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, and deals
-per second. Nothing here is a test: the figures go into the README.
+per second. Nothing here is a test: the figures go into docs/solver.md. Every mode first prints
+the machine's speed, the time of the fixed pure-Python loop ``sum(range(10**6))`` (median of
+5), and gives the mean and the maximum also as multiples of it (x), so that figures taken on
+machines of different speeds, or on a busy one, can be compared.
+
+--par times ``solve(shortest=True)`` (the decision search, then the par search) per deal and
+prints the mean par and the mean length of the decision search's line over the winnable deals.
 
 --analysis times ``analyse`` (app/engine/analysis.py, default node limit) on a lost game per
 deal, played the way a player loses: the solver's winning line for a random number of moves
@@ -30,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.engine import Deal, Game
 from app.engine.analysis import analyse
 from app.engine.greedy import choose_move, greedy_wins
-from app.engine.solver import hint, solve
+from app.engine.solver import ALL_PRUNING, hint, solve
 
 RANDOM_MOVE_SHARE = 0.25
 """In --analysis games, the share of moves after the winning line that are random."""
@@ -38,22 +46,49 @@ LONG_GAME = 50
 """--analysis also gives the 95th percentile over games of at least this many moves."""
 
 
+def machine_speed() -> float:
+    """Seconds for ``sum(range(10**6))``, median of 5: the unit of the (x) columns."""
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        sum(range(10**6))
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95%) of a win rate: the odds' sampling error."""
+    if not n:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run_variant(goal: str, passes: int, deals: int, start: int) -> dict[str, float]:
+def run_variant(goal: str, passes: int | None, deals: int, start: int, shortest: bool = False,
+                overlap: bool = False, pruning: int = ALL_PRUNING) -> dict[str, float]:
     seconds: list[float] = []
     nodes: list[int] = []
+    pars: list[int] = []
+    lines: list[int] = []
     wins = undecided = 0
     slowest = (0.0, 0)
     began = time.perf_counter()
     for number in range(start, start + deals):
-        game = Game(Deal.from_number(number), goal, passes)
+        game = Game(Deal.from_number(number), goal, passes or 3)
         t0 = time.perf_counter()
-        solution = solve(game)
+        solution = solve(game, pruning=pruning, shortest=shortest, passes=passes,
+                         overlap=overlap)
         elapsed = time.perf_counter() - t0
+        if shortest and solution.winnable:
+            pars.append(len(solution.moves))
+            lines.append(len(solve(game, passes=passes, overlap=overlap).moves))
         seconds.append(elapsed)
         nodes.append(solution.nodes)
         slowest = max(slowest, (elapsed, number))
@@ -71,6 +106,8 @@ def run_variant(goal: str, passes: int, deals: int, start: int) -> dict[str, flo
         "mean_nodes": statistics.mean(nodes), "median_nodes": statistics.median(nodes),
         "p99_nodes": percentile([float(n) for n in nodes], 0.99), "max_nodes": max(nodes),
         "deals_per_s": deals / total,
+        "mean_par": statistics.mean(pars) if pars else 0.0,
+        "mean_line": statistics.mean(lines) if lines else 0.0,
     }
 
 
@@ -159,9 +196,19 @@ def main() -> None:
                         help="time analyse() on lost games instead")
     parser.add_argument("--greedy", action="store_true",
                         help="time the greedy player instead")
+    parser.add_argument("--par", action="store_true",
+                        help="time solve(shortest=True): the par and a shortest line")
+    parser.add_argument("--unlimited", action="store_true",
+                        help="the solver's option: unlimited passes (instead of --passes)")
+    parser.add_argument("--overlap", action="store_true",
+                        help="the solver's option: overlap pairs")
+    parser.add_argument("--without", type=int, default=0, metavar="FLAGS",
+                        help="pruning flags to switch off (solver.py's KINGS=1 .. STACKED=32)")
     args = parser.parse_args()
+    unit = machine_speed()
+    print(f"machine speed: sum(range(10**6)) = {1000 * unit:.1f} ms (x: multiples of it)")
     goals = args.goal or ["standard", "wholedeck"]
-    passes_list = args.passes or [1, 2, 3]
+    passes_list: list[int | None] = [None] if args.unlimited else args.passes or [1, 2, 3]
     last = args.start + args.deals - 1
     if args.analysis:
         print(f"analyse() on a lost game from each of deals {args.start}..{last}")
@@ -195,20 +242,30 @@ def main() -> None:
                 print(f"{goal + f' {passes}p':<14}{len(t):>7}{1000 * statistics.median(t):>11.2f}"
                       f"{1000 * percentile(t, 0.99):>9.1f}{1000 * max(t):>9.1f}", flush=True)
         return
-    header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'median':>8}{'p99 ms':>9}{'max ms':>9}"
-              f"{'(deal)':>8}{'mean nodes':>12}{'median':>9}{'p99 nodes':>11}{'max nodes':>11}"
-              f"{'deals/s':>9}")
-    print(f"deals {args.start}..{args.start + args.deals - 1}, one process")
+    header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'(x)':>7}{'median':>8}{'p99 ms':>9}"
+              f"{'max ms':>9}{'(x)':>7}{'(deal)':>8}{'mean nodes':>12}{'median':>9}"
+              f"{'p99 nodes':>11}{'max nodes':>11}{'deals/s':>9}"
+              + (f"{'par':>7}{'line':>7}" if args.par else "")
+              + f"{'win %':>8}{'95% interval':>17}")
+    what = "solve(shortest=True)" if args.par else "solve()"
+    if args.without:
+        what += f" without pruning flags {args.without}"
+    print(f"{what} on deals {args.start}..{args.start + args.deals - 1}, one process")
     print(header)
     for goal in goals:
         for passes in passes_list:
-            r = run_variant(goal, passes, args.deals, args.start)
-            label = f"{goal} {passes}p"
+            r = run_variant(goal, passes, args.deals, args.start, shortest=args.par,
+                            overlap=args.overlap, pruning=ALL_PRUNING & ~args.without)
+            label = f"{goal} {f'{passes}p' if passes else 'unl'}{' ov' if args.overlap else ''}"
+            low, high = wilson(r["wins"], r["deals"] - r["undecided"])
             wins = f"{r['wins']}/{r['deals']}"
-            print(f"{label:<14}{wins:>11}{r['mean_ms']:>9.2f}{r['median_ms']:>8.2f}"
-                  f"{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}{r['slowest_deal']:>8}"
+            print(f"{label:<14}{wins:>11}{r['mean_ms']:>9.2f}{r['mean_ms'] / 1000 / unit:>7.3f}"
+                  f"{r['median_ms']:>8.2f}{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}"
+                  f"{r['max_ms'] / 1000 / unit:>7.2f}{r['slowest_deal']:>8}"
                   f"{r['mean_nodes']:>12.0f}{r['median_nodes']:>9.0f}{r['p99_nodes']:>11.0f}"
                   f"{r['max_nodes']:>11}{r['deals_per_s']:>9.1f}"
+                  + (f"{r['mean_par']:>7.1f}{r['mean_line']:>7.1f}" if args.par else "")
+                  + f"{100 * r['wins'] / r['deals']:>8.2f}    [{100 * low:.2f}, {100 * high:.2f}]"
                   + (f"  UNDECIDED {r['undecided']}" if r["undecided"] else ""), flush=True)
 
 

@@ -1,10 +1,16 @@
 """The solver: can this position still be won, and how?
 
-``solve`` runs an exhaustive depth-first search (in C, ``_solver.c``, whose header comment gives
-the position encoding and the argument for each pruning) from a game's current position and
-answers winnable with a winning line that replays through ``Game.play``, or not winnable,
-proven by having searched everything. A node limit turns "too long" into "unknown"; with the
-default (no limit) every deal is decided.
+``solve`` runs an exhaustive depth-first search (in C: ``_core.h`` gives the position encoding,
+and each of ``_moves.c``, ``_prune.c``, ``_search.c``, ``_par.c`` argues for the pruning it does)
+from a game's current position and answers winnable with a winning line that replays through
+``Game.play``, or not winnable, proven by having searched everything. A node limit turns "too
+long" into "unknown"; with the default (no limit) every deal is decided.
+
+``solve(shortest=True)`` and ``par`` answer with a shortest winning line instead (a move is
+what ``Game.moves`` counts: a removal, a draw or a recycle), found by iterative deepening A*
+with an admissible bound (``_par.c``), so its length is the position's par. The rule options
+``passes=None`` (unlimited passes) and ``overlap=True`` (overlap pairs) are the solver's only:
+they answer "what if", for the odds of other rule sets; ``Game`` does not play them.
 
 ``reference_solve`` is the plain search written again in Python over ``Game`` itself, with no
 pruning at all: slow, but it shares no code with the C search, which is what makes it useful
@@ -28,17 +34,27 @@ KINGS = 1
 FORCED_PAIRS = 2
 DEAD_ENDS = 4
 RELAXED = 8
-ALL_PRUNING = KINGS | FORCED_PAIRS | DEAD_ENDS | RELAXED
+COMMUTE = 16
+STACKED = 32
+NESTED = 64
+ALL_PRUNING = KINGS | FORCED_PAIRS | DEAD_ENDS | RELAXED | COMMUTE | STACKED | NESTED
 NO_PRUNING = 0
 
 HINT_NODE_LIMIT = 2_000_000
 """About a second of search: a hint must come back while the player waits."""
+
+GAME_PASSES = "game"
+"""``solve(passes=GAME_PASSES)``, the default: the game's own pass limit."""
 
 
 class Verdict(StrEnum):
     WINNABLE = "winnable"
     NOT_WINNABLE = "not_winnable"
     UNKNOWN = "unknown"
+
+
+class SearchLimitReached(RuntimeError):
+    """The node limit stopped a search before it knew the answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +64,8 @@ class Solution:
     """A winning line from the position solved, when it is winnable."""
     nodes: int
     seconds: float
+    shortest: bool = False
+    """``moves`` is proven to be a shortest winning line (``solve(shortest=True)``)."""
 
     @property
     def winnable(self) -> bool | None:
@@ -56,38 +74,82 @@ class Solution:
             return None
         return self.verdict is Verdict.WINNABLE
 
+    @property
+    def par(self) -> int | None:
+        """The fewest moves that win, when this solution is a proven shortest line."""
+        return len(self.moves) if self.shortest and self.moves is not None else None
+
 
 def _talon(game: Game) -> list[Card]:
     """Stock and waste in their one fixed order: waste bottom to top, then stock top down."""
     return game.waste + game.stock
 
 
-def solve(game: Game, node_limit: int | None = None, pruning: int = ALL_PRUNING) -> Solution:
-    """Decide the game from its current position (see the module docstring)."""
+def _pass_rule(game: Game, passes: int | str | None) -> tuple[int, int]:
+    """(passes for the C core, 0 meaning unlimited; the pass now, counted from 0)."""
+    if passes == GAME_PASSES:
+        return game.passes, game.pass_number - 1
+    if passes is None:
+        return 0, 0
+    if not isinstance(passes, int) or isinstance(passes, bool) or not 1 <= passes <= 3:
+        raise ValueError(f"passes must be 1, 2, 3 or None (unlimited), not {passes!r}")
+    if passes < game.pass_number:
+        raise ValueError(f"the game is in pass {game.pass_number}, beyond {passes} passes")
+    return passes, game.pass_number - 1
+
+
+def solve(game: Game, node_limit: int | None = None, pruning: int = ALL_PRUNING, *,
+          shortest: bool = False, passes: int | str | None = GAME_PASSES,
+          overlap: bool = False) -> Solution:
+    """Decide the game from its current position (see the module docstring).
+
+    ``shortest``: the winning line is a shortest one, proven (its length is the par), at the
+    cost of a longer search. ``passes``: the game's own limit by default; 1, 2 or 3; or None
+    for unlimited passes. ``overlap``: also allow overlap pairs (a card with one cover left,
+    paired with that cover). The last two are rules of the solver only: ``Game`` plays neither,
+    so a line that uses them does not replay through ``Game.play``.
+    """
     start = time.perf_counter()
     outcome = game.outcome()
-    if outcome is not None:
+    c_passes, pass_index = _pass_rule(game, passes)
+    same_rules = c_passes == game.passes and not overlap
+    if outcome is not None and (outcome.won or same_rules):
+        # A win is a win under any rules; a loss under the game's own rules is final.
         verdict = Verdict.WINNABLE if outcome.won else Verdict.NOT_WINNABLE
         moves = () if outcome.won else None
-        return Solution(verdict, moves, 0, time.perf_counter() - start)
+        return Solution(verdict, moves, 0, time.perf_counter() - start, shortest=outcome.won)
     talon = _talon(game)
     pyramid_values = bytes(card.rank if card else 0 for card in game.pyramid)
     status, raw, nodes = _solver.solve(
         pyramid_values,
         bytes(card.rank for card in talon),
         len(game.waste),
-        game.pass_number - 1,
-        game.passes,
+        pass_index,
+        c_passes,
         int(game.goal is Goal.WHOLE_DECK),
         pruning,
         node_limit or 0,
+        overlap=overlap,
+        shortest=shortest,
     )
     seconds = time.perf_counter() - start
     if status < 0:
         return Solution(Verdict.UNKNOWN, None, nodes, seconds)
     if status == 0:
         return Solution(Verdict.NOT_WINNABLE, None, nodes, seconds)
-    return Solution(Verdict.WINNABLE, _decode(game, talon, raw), nodes, seconds)
+    return Solution(Verdict.WINNABLE, _decode(game, talon, raw), nodes, seconds, shortest)
+
+
+def par(game: Game, node_limit: int | None = None, *, passes: int | str | None = GAME_PASSES,
+        overlap: bool = False) -> int | None:
+    """The fewest moves that win from here (0 once won), or None when no win is left.
+
+    Raises ``SearchLimitReached`` when ``node_limit`` stops the search first.
+    """
+    solution = solve(game, node_limit, shortest=True, passes=passes, overlap=overlap)
+    if solution.winnable is None:
+        raise SearchLimitReached(f"no answer within {node_limit} nodes")
+    return solution.par
 
 
 def _decode(game: Game, talon: list[Card], raw: list[tuple[int, int, int]]) -> tuple[Move, ...]:
@@ -236,6 +298,6 @@ def reference_solve(game: Game) -> bool:
 
 
 __all__ = [
-    "ALL_PRUNING", "NO_PRUNING", "Hint", "Solution", "Verdict", "hint", "reference_solve",
-    "removable_cards", "solve",
+    "ALL_PRUNING", "GAME_PASSES", "NO_PRUNING", "Hint", "SearchLimitReached", "Solution",
+    "Verdict", "hint", "par", "reference_solve", "removable_cards", "solve",
 ]

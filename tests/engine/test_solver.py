@@ -12,7 +12,15 @@ import pytest
 
 from app.engine import Deal, Game, Move
 from app.engine.solver import (
+    ALL_PRUNING,
+    COMMUTE,
+    DEAD_ENDS,
+    FORCED_PAIRS,
+    KINGS,
+    NESTED,
     NO_PRUNING,
+    RELAXED,
+    STACKED,
     Verdict,
     hint,
     reference_solve,
@@ -64,6 +72,19 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         pruned, plain = solve(game), solve(game, pruning=NO_PRUNING)
         assert pruned.verdict == plain.verdict, number
         assert plain.nodes >= pruned.nodes
+
+
+def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
+    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED]
+    for goal, passes in VARIANTS:
+        for number in range(1, 5):
+            game = Game(Deal.from_number(number), goal, passes)
+            plain = solve(game, pruning=NO_PRUNING).verdict
+            for pruning in flags + [ALL_PRUNING & ~flag for flag in flags]:
+                solution = solve(game, pruning=pruning)
+                assert solution.verdict == plain, (number, goal, passes, pruning)
+                if solution.winnable:
+                    assert wins(game, solution.moves)
 
 
 @pytest.mark.parametrize(("goal", "passes"), VARIANTS)

@@ -1,0 +1,268 @@
+/*
+ * The solver's core, shared by its C files: the position, the rules, the tables of a deal.
+ *
+ *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
+ *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
+ *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
+ *   _search.c  the decision search: can this position be won at all?
+ *   _par.c     the par search: the fewest moves that win, proven minimal.
+ *
+ * Python (solver.py) hands over one position: the values of the 28 pyramid slots (0 where a
+ * card is gone), the talon (every stock and waste card, in their one fixed order: waste bottom
+ * to top, then stock top to bottom), where the stock starts in it, the pass, and the rules.
+ *
+ * A position is four numbers packed into one 64-bit key:
+ *   pyr   28 bits, the pyramid cards still there;
+ *   rest  24 bits, the talon cards still there (the talon never changes order: a draw moves
+ *         the boundary between waste and stock, a recycle moves it back to the start);
+ *   top   5 bits, the index of the stock's top card (n when the stock is empty): the boundary,
+ *         put in one canonical place so that equal positions get equal keys;
+ *   pass  2 bits, recycles used (always 0 with unlimited passes, where it does not matter).
+ * Locations: 0..27 are pyramid slots (apex first), 28 + i is talon card i.
+ *
+ * Rules. `wholedeck`: all 52 cards must go, else the 28 pyramid cards. `passes`: 1..3, or 0
+ * for unlimited passes (recycle whenever the stock is empty and the waste is not). `overlap`:
+ * a pyramid card X with exactly one of its two covering cards still there, that card Y being
+ * free, may also be removed together with Y when their values make 13 (an "overlap pair").
+ *
+ * With a pass limit every move removes cards, draws (top grows) or recycles (pass grows), so
+ * positions never repeat on a path. With unlimited passes a recycle with no removal since the
+ * last one brings back the position that started the pass: the searches mark a position as
+ * visited when they enter it, which is all a search for reachability needs to end.
+ */
+#ifndef PYRAMID_CORE_H
+#define PYRAMID_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PYR 28
+#define MAXTALON 24
+#define NLOC (PYR + MAXTALON)
+#define MAXPATH 512
+#define NONE 0xff
+
+/* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
+ * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
+ * in _prune.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
+#define F_KINGS 1
+#define F_FORCED 2
+#define F_DEAD 4
+#define F_RELAXED 8
+#define F_COMMUTE 16
+#define F_STACKED 32
+#define F_NESTED 64
+
+enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
+
+typedef struct {
+    uint32_t pyr, rest;
+    int top, pass;
+    uint64_t counts; /* talon cards left per value 1..12, 3 bits each (see count_unit) */
+} Pos;
+
+typedef struct {
+    uint8_t op, a, b;
+} Step;
+
+/* ---- hash sets and maps of 64-bit keys (open addressing; key 0 marks an empty slot) ------ */
+
+typedef struct {
+    uint64_t *slots;
+    uint8_t *vals; /* a byte per key, for the maps (NULL for sets) */
+    size_t cap, used;
+    uint64_t ignored; /* key bits the hash leaves out (see set_slot) */
+} Set;
+
+static inline uint64_t mix(uint64_t k) {
+    k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+int set_init(Set *s, int with_values, uint64_t ignored);
+void set_free(Set *s);
+int set_grow(Set *s);
+
+/* The slot of key k, or of the empty slot where it would go. Keys that differ only in the
+ * bits s->ignored leaves out start their probes at the same slot: for the tables of
+ * positions, the pass and how a node was searched (_search.c), so that one cache miss finds
+ * all the entries a node looks for. */
+static inline size_t set_slot(const Set *s, uint64_t k) {
+    size_t j = mix(k & ~s->ignored) & (s->cap - 1);
+    while (s->slots[j] && s->slots[j] != k) j = (j + 1) & (s->cap - 1);
+    return j;
+}
+
+static inline int set_has(const Set *s, uint64_t k) { return s->slots[set_slot(s, k)] == k; }
+
+/* Add k (with value v for a map); an existing key gets the new value. Out of memory: forget. */
+static inline void set_put(Set *s, uint64_t k, uint8_t v) {
+    if ((s->used + 1) * 2 > s->cap && !set_grow(s)) return;
+    size_t j = set_slot(s, k);
+    if (!s->slots[j]) {
+        s->slots[j] = k;
+        s->used++;
+    }
+    if (s->vals) s->vals[j] = v;
+}
+
+static inline void set_add(Set *s, uint64_t k) { set_put(s, k, 0); }
+
+/* ---- the deal, as tables ------------------------------------------------------------------ */
+
+typedef struct {
+    int wholedeck, passes, overlap, n, flags;
+    uint8_t val[NLOC];               /* value of the card at each location (0: none) */
+    uint8_t cover[PYR][2];           /* the two slots covering a slot (NONE in row 6) */
+    uint64_t compat[NLOC];           /* locations that could ever be paired with this one */
+    uint64_t of_value[14];           /* locations holding each value */
+    uint32_t pyramid_kings;
+    Set lost;                        /* decision search: positions visited, none won */
+    Set relaxed_won, relaxed_lost;   /* verdicts of the relaxed game */
+    uint64_t *stack_keys;            /* verdicts of the stacked game (see stack_memo) */
+    size_t stack_cap, stack_used;
+    Set bound;                       /* par search: position -> moves it needs at least */
+    long long nodes, limit;
+    int aborted, depth;
+    Step path[MAXPATH];
+    Step best[MAXPATH];              /* par search: the shortest line so far */
+} Ctx;
+
+/* A key is never 0: a position with no card left anywhere is won and never stored. Bits 57
+ * and 60..63 say how a node was searched (F_COMMUTE's context, see _search.c), 58..59 hold
+ * the pass; the tables hash a key without them (see set_slot). */
+#define KEY_PASS (3ULL << 58)
+#define KEY_CONTEXT ((1ULL << 57) | (15ULL << 60))
+
+static inline uint64_t key_of(const Pos *p) {
+    return (uint64_t)p->pyr | ((uint64_t)p->rest << 28) | ((uint64_t)p->top << 52)
+           | ((uint64_t)p->pass << 58);
+}
+
+/* F_COMMUTE's contexts: how the move into a node changed the pyramid. */
+enum { CTX_FULL = 0, CTX_PYRAMID_SAME = 1, CTX_TOOK = 2 /* + the pyramid slot taken */ };
+
+static inline uint64_t with_context(uint64_t key, int ctx) {
+    return key | ((uint64_t)(ctx & 1) << 57) | ((uint64_t)(ctx >> 1) << 60);
+}
+
+/* The pyramid before the move into a node, as far as F_COMMUTE needs it: the moves on
+ * pyramid cards alone that were legal there are the ones the node skips (0: none). */
+static inline uint32_t context_pyramid(uint32_t pyr, int ctx) {
+    return ctx == CTX_FULL ? 0 : ctx == CTX_PYRAMID_SAME ? pyr : pyr | 1u << (ctx - CTX_TOOK);
+}
+
+/* The context a move from a pyramid pyr_before to pyr_after leads to. (After a move that
+ * took a pyramid card with a talon card the context could be CTX_TOOK + its slot; measured,
+ * that searched more nodes, not fewer: the same position reached by different moves is
+ * searched once per context.) */
+static inline int context_after(uint32_t pyr_before, uint32_t pyr_after) {
+    return pyr_before == pyr_after ? CTX_PYRAMID_SAME : CTX_FULL;
+}
+
+static inline uint64_t count_unit(int value) { return 1ULL << (3 * (value - 1)); }
+
+static inline int is_last_pass(const Ctx *c, const Pos *p) {
+    return c->passes && p->pass == c->passes - 1;
+}
+
+/* ---- the talon and the pyramid ---------------------------------------------------------- */
+
+/* The first talon card at index >= from, or n when there is none. */
+static inline int next_at(const Ctx *c, uint32_t rest, int from) {
+    if (from >= 32) return c->n;
+    uint32_t m = rest & (~0u << from);
+    return m ? __builtin_ctz(m) : c->n;
+}
+
+static inline uint32_t waste_bits(uint32_t rest, int top) {
+    return top >= 32 ? rest : rest & ((1u << top) - 1);
+}
+
+static inline int waste_top(uint32_t rest, int top) {
+    uint32_t m = waste_bits(rest, top);
+    return m ? 31 - __builtin_clz(m) : -1;
+}
+
+static inline int stock_top(const Ctx *c, const Pos *p) { return p->top < c->n ? p->top : -1; }
+
+/* For each slot of rows 0..5, whether its left (a) or right (b) covering slot holds a card.
+ * Slot i of row r is covered by slots i + r + 1 and i + r + 2, so one shift a row does a row. */
+static inline uint32_t covered_left(uint32_t pyr) {
+    return ((pyr >> 1) & 0x1u) | ((pyr >> 2) & 0x6u) | ((pyr >> 3) & 0x38u)
+           | ((pyr >> 4) & 0x3c0u) | ((pyr >> 5) & 0x7c00u) | ((pyr >> 6) & 0x1f8000u);
+}
+
+static inline uint32_t covered_right(uint32_t pyr) {
+    return ((pyr >> 2) & 0x1u) | ((pyr >> 3) & 0x6u) | ((pyr >> 4) & 0x38u)
+           | ((pyr >> 5) & 0x3c0u) | ((pyr >> 6) & 0x7c00u) | ((pyr >> 7) & 0x1f8000u);
+}
+
+/* The free pyramid cards: those present whose two covering slots are empty. */
+static inline uint32_t free_pyramid(uint32_t pyr) {
+    return pyr & ~(covered_left(pyr) | covered_right(pyr));
+}
+
+/* Pyramid cards with exactly one covering card left: overlap pairs start from these. */
+static inline uint32_t half_free(uint32_t pyr) {
+    return pyr & (covered_left(pyr) ^ covered_right(pyr));
+}
+
+/* The covering card still there of a half-free slot x. */
+static inline int present_cover(const Ctx *c, uint32_t pyr, int x) {
+    int a = c->cover[x][0];
+    return (pyr >> a) & 1 ? a : c->cover[x][1];
+}
+
+/* Take the card at location loc out of the position. */
+static inline void take(const Ctx *c, Pos *p, int loc) {
+    if (loc < PYR) {
+        p->pyr &= ~(1u << loc);
+    } else {
+        int t = loc - PYR;
+        p->rest &= ~(1u << t);
+        if (c->val[loc] != 13) p->counts -= count_unit(c->val[loc]);
+        if (t == p->top) p->top = next_at(c, p->rest, t + 1);
+    }
+}
+
+static inline void push(Ctx *c, int op, int a, int b) {
+    c->path[c->depth] = (Step){(uint8_t)op, (uint8_t)a, (uint8_t)b};
+    c->depth++;
+}
+
+static inline int won(const Ctx *c, const Pos *p) {
+    return p->pyr == 0 && (!c->wholedeck || p->rest == 0);
+}
+
+static inline void apply(const Ctx *c, Pos *p, Step m) {
+    switch (m.op) {
+    case OP_KING: take(c, p, m.a); break;
+    case OP_PAIR: take(c, p, m.a); take(c, p, m.b); break;
+    case OP_DRAW: p->top = next_at(c, p->rest, p->top + 1); break;
+    default: p->top = next_at(c, p->rest, 0); p->pass += c->passes ? 1 : 0; break;
+    }
+}
+
+/* May the waste be recycled now? */
+static inline int can_recycle(const Ctx *c, const Pos *p) {
+    return p->top >= c->n && waste_bits(p->rest, p->top)
+           && (!c->passes || p->pass < c->passes - 1);
+}
+
+/* _moves.c */
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before);
+int play_forced(Ctx *c, Pos *p, int talon_kings);
+/* _prune.c */
+int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
+int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
+int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
+/* _search.c */
+int decide(Ctx *c, Pos p);
+/* _par.c */
+int par_search(Ctx *c, Pos p);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * Moves: the legal moves of a position, and the moves safe to play at once.
+ *
+ * SIMULATION LEMMA. Let S' be S with a set of cards C taken out, and let some winning line L
+ * from S contain no move that pairs a card of C with a card outside C. Then L, with the moves
+ * on C and the draws of C's cards left out, is a winning line from S' (with a recycle left
+ * out when S' has nothing to recycle), and it is no longer than L. Taking cards away only
+ * uncovers pyramid cards (a card that was free stays free; an overlap pair's X keeps its one
+ * covering card Y, which is not in C, and loses no other), only brings talon cards to the
+ * tops sooner, and never needs more recycles; the winning conditions ask only for cards to be
+ * gone.
+ *
+ * F_KINGS: a free King (pyramid, stock top or waste top) is removed at once. By the lemma with
+ *   C = {King}: a King is never paired, so every winning line qualifies; and a line that never
+ *   removes a talon King can still have it removed first in the decision search, whose only
+ *   question is whether a win exists (the lemma's S' is then S without the King, where L
+ *   still wins). For the par search the King's removal must be a move that L makes anyway:
+ *   so a pyramid King always (every win removes it: once, in one move), a talon King only in
+ *   the whole-deck game. A standard-game line may leave a talon King where it is, and
+ *   removing it would cost a move: there the par search treats it as an ordinary move.
+ * F_FORCED: if a card X that every win must remove (a pyramid card; in the whole-deck game any
+ *   card) has exactly one remaining card Y it can ever be paired with, and X and Y are both
+ *   free now, X+Y is played at once. Every winning line pairs X with Y, so the lemma applies
+ *   with C = {X, Y}; the line it gives plus the move X+Y is no longer than L, so the par
+ *   search may play it too. (In the last pass the cards under the waste top are never its
+ *   partners: see F_DEAD in _prune.c. With overlap pairs, "ever be paired" includes the card
+ *   directly covering X, and the card X directly covers: see the compat table in _solver.c.)
+ */
+#include "_core.h"
+
+/* ---- hash sets ------------------------------------------------------------------------- */
+
+int set_init(Set *s, int with_values, uint64_t ignored) {
+    s->cap = 1u << 12;
+    s->used = 0;
+    s->ignored = ignored;
+    s->slots = calloc(s->cap, sizeof(uint64_t));
+    s->vals = with_values ? calloc(s->cap, 1) : NULL;
+    if (!s->slots || (with_values && !s->vals)) {
+        set_free(s);
+        return 0;
+    }
+    return 1;
+}
+
+void set_free(Set *s) {
+    free(s->slots);
+    free(s->vals);
+    s->slots = NULL;
+    s->vals = NULL;
+    s->cap = s->used = 0;
+}
+
+int set_grow(Set *s) {
+    size_t ncap = s->cap * 2;
+    uint64_t *nt = calloc(ncap, sizeof(uint64_t));
+    uint8_t *nv = s->vals ? calloc(ncap, 1) : NULL;
+    if (!nt || (s->vals && !nv)) {
+        free(nt);
+        free(nv);
+        return 0;
+    }
+    for (size_t i = 0; i < s->cap; i++) {
+        uint64_t k = s->slots[i];
+        if (!k) continue;
+        size_t j = mix(k & ~s->ignored) & (ncap - 1);
+        while (nt[j]) j = (j + 1) & (ncap - 1);
+        nt[j] = k;
+        if (nv) nv[j] = s->vals[i];
+    }
+    free(s->slots);
+    free(s->vals);
+    s->slots = nt;
+    s->vals = nv;
+    s->cap = ncap;
+    return 1;
+}
+
+/* ---- move generation ---------------------------------------------------------------------- */
+
+/* The moves from p, in the order tried: Kings (only those `kings` asks for: the rest were
+ * played already), pyramid pairs, overlap pairs, pyramid cards with a talon top, the two
+ * talon tops, then a draw or a recycle. The moves on pyramid cards alone that were legal in
+ * the pyramid `before` are left out (see F_COMMUTE in _search.c; 0 leaves out none).
+ * `kings`: 0 none, 1 talon Kings only, 2 all. Returns how many. */
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before) {
+    int n = 0;
+    uint32_t fp = free_pyramid(p->pyr), fb = free_pyramid(before), hb = half_free(before);
+    int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
+    int pl[PYR], np = 0;
+    for (uint32_t m = fp; m; m &= m - 1) pl[np++] = __builtin_ctz(m);
+    if (kings == 2) {
+        for (uint32_t m = fp & c->pyramid_kings & ~fb; m; m &= m - 1)
+            out[n++] = (Step){OP_KING, (uint8_t)__builtin_ctz(m), 0};
+    }
+    if (kings) {
+        if (st >= 0 && c->val[PYR + st] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + st), 0};
+        if (wt >= 0 && c->val[PYR + wt] == 13) out[n++] = (Step){OP_KING, (uint8_t)(PYR + wt), 0};
+    }
+    for (int i = 0; i < np; i++) {
+        int a = pl[i], va = c->val[a];
+        for (int j = i + 1; j < np; j++)
+            if (va + c->val[pl[j]] == 13 && ((fb >> a) & (fb >> pl[j]) & 1) == 0)
+                out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)pl[j]};
+    }
+    if (c->overlap) {
+        for (uint32_t m = half_free(p->pyr); m; m &= m - 1) {
+            int x = __builtin_ctz(m), y = present_cover(c, p->pyr, x);
+            if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13 && ((hb >> x) & (fb >> y) & 1) == 0)
+                out[n++] = (Step){OP_PAIR, (uint8_t)x, (uint8_t)y};
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        int a = pl[i], va = c->val[a];
+        if (st >= 0 && va + c->val[PYR + st] == 13)
+            out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + st)};
+        if (wt >= 0 && va + c->val[PYR + wt] == 13)
+            out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + wt)};
+    }
+    if (st >= 0 && wt >= 0 && c->val[PYR + st] + c->val[PYR + wt] == 13)
+        out[n++] = (Step){OP_PAIR, (uint8_t)(PYR + st), (uint8_t)(PYR + wt)};
+    if (st >= 0) out[n++] = (Step){OP_DRAW, 0, 0};
+    else if (can_recycle(c, p)) out[n++] = (Step){OP_RECYCLE, 0, 0};
+    return n;
+}
+
+/* ---- moves that are safe to play at once ------------------------------------------------ */
+
+/* Is the card at loc free now? */
+static inline int loc_free(const Ctx *c, const Pos *p, uint32_t freepyr, int loc) {
+    if (loc < PYR) return (freepyr >> loc) & 1;
+    int t = loc - PYR;
+    return t == stock_top(c, p) || t == waste_top(p->rest, p->top);
+}
+
+/* Play the moves that are safe to play at once (F_KINGS, F_FORCED); returns how many.
+ * `talon_kings`: whether a free talon King counts as safe (see F_KINGS). */
+int play_forced(Ctx *c, Pos *p, int talon_kings) {
+    int played = 0;
+    while (!won(c, p)) {
+        uint32_t fp = free_pyramid(p->pyr);
+        int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
+        if (c->flags & F_KINGS) {
+            int king = -1;
+            uint32_t kings = fp & c->pyramid_kings;
+            if (kings) king = __builtin_ctz(kings);
+            else if (talon_kings && st >= 0 && c->val[PYR + st] == 13) king = PYR + st;
+            else if (talon_kings && wt >= 0 && c->val[PYR + wt] == 13) king = PYR + wt;
+            if (king >= 0) {
+                take(c, p, king);
+                push(c, OP_KING, king, 0);
+                played++;
+                continue;
+            }
+        }
+        if (!(c->flags & F_FORCED)) break;
+        uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
+        uint64_t free_locs = fp;
+        if (c->wholedeck) { /* in the standard game a talon card need not go */
+            if (st >= 0) free_locs |= 1ULL << (PYR + st);
+            if (wt >= 0) free_locs |= 1ULL << (PYR + wt);
+        }
+        /* In the last pass the waste top can never meet a card under it (see F_DEAD). */
+        uint64_t under_waste_top = 0;
+        if (wt >= 0 && is_last_pass(c, p))
+            under_waste_top = (uint64_t)waste_bits(p->rest, wt) << PYR;
+        int x = -1, y = -1;
+        for (uint64_t m = free_locs; m; m &= m - 1) {
+            int loc = __builtin_ctzll(m);
+            if (c->val[loc] == 13) continue;
+            uint64_t partners = present & c->compat[loc];
+            if (loc == PYR + wt) partners &= ~under_waste_top;
+            if (partners && !(partners & (partners - 1))
+                && loc_free(c, p, fp, __builtin_ctzll(partners))) {
+                x = loc;
+                y = __builtin_ctzll(partners);
+                break;
+            }
+        }
+        if (x < 0) break;
+        take(c, p, x);
+        take(c, p, y);
+        push(c, OP_PAIR, x, y);
+        played++;
+    }
+    return played;
+}

@@ -1,0 +1,287 @@
+/*
+ * Positions proven lost without searching them: each test below only ever says "lost" of a
+ * position from which no line of legal moves wins, so it is sound for the decision search and
+ * the par search alike (a lost position has no winning line of any length).
+ *
+ * F_DEAD: a position is lost when some card that every win must remove has no remaining
+ *   partner it can ever be removed together with. Two pyramid cards can never be free together
+ *   when one covers the other, directly or through other cards (with overlap pairs, a card and
+ *   a card directly covering it can go together; the compat table says which pairs can). In
+ *   the last pass, two cards now in the waste are never free together (only the top of the
+ *   waste is free, and what is under it stays under it), so a waste card can only leave with a
+ *   pyramid or stock card, and only after every card above it has left, each with a partner of
+ *   its own. Digging down the waste, the first card for which some value runs out of pyramid
+ *   and stock partners (the cards above it and itself need more than there are) can never
+ *   leave: in the whole-deck game that is a loss; in the standard game the cards under it are
+ *   out of reach for good, and are no partners for anything (also in the relaxed game below).
+ *   There is no last pass with unlimited passes: the waste is turned over again.
+ * F_NESTED: in the whole-deck game, a card of a value v such that the pyramid holds no card of
+ *   value v or 13 - v can only go with a talon card (or alone, a King). Two talon cards go
+ *   together only as the waste top and the stock top, the waste holding the talon's lower
+ *   indices: so the pair is (a, b), a < b, with every talon card between them gone. Two such
+ *   pairs never cross: if a < c < b < d, whichever pair goes first finds a card of the other
+ *   still between its two. So these talon-only cards, in talon order, pair off as nested
+ *   brackets, each with a complementary card: cancelling adjacent complementary cards must
+ *   leave none (the cancelling is confluent, like reducing a word of a free group: a stack
+ *   does it). The pyramid only loses values, so this holds in every pass, not only the last.
+ * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
+ * F_STACKED: in the last pass, the stacked game (see stacked_wins) must still be winnable.
+ */
+#include "_core.h"
+
+/* Is the position lost for want of partners (F_DEAD)? Also tells, through *usable, which
+ * talon cards can still ever be used: all of them but in the last pass. Talon cards always
+ * have a partner somewhere: the pack stays balanced, with as many cards of value v as of
+ * 13 - v. Pyramid cards may not, because of what covers what. */
+int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
+    uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
+    uint64_t avail = present;
+    *usable = p->rest;
+    if (is_last_pass(c, p)) {
+        /* Dig down the waste: to reach a waste card, every card above it must leave first,
+         * each with its own pyramid or stock partner. The first card for which that runs out
+         * of partners of some value can never leave, and what lies under it is out of reach. */
+        uint32_t waste = waste_bits(p->rest, p->top);
+        if (waste) {
+            uint64_t outside = present & ~((uint64_t)waste << PYR);
+            int partners[14], above[14] = {0};
+            for (int v = 1; v <= 12; v++)
+                partners[v] = __builtin_popcountll(outside & c->of_value[13 - v]);
+            for (uint32_t m = waste; m; ) {
+                int t = 31 - __builtin_clz(m), v = c->val[PYR + t];
+                m &= ~(1u << t);
+                if (v == 13) continue;
+                if (++above[v] > partners[v]) {
+                    if (c->wholedeck) return 1;
+                    *usable = p->rest & ~((1u << t) - 1);
+                    avail = (uint64_t)p->pyr | ((uint64_t)*usable << PYR);
+                    break;
+                }
+            }
+        }
+    }
+    for (uint32_t m = p->pyr & ~c->pyramid_kings; m; m &= m - 1) {
+        if (!(avail & c->compat[__builtin_ctz(m)])) return 1;
+    }
+    if (c->wholedeck && (c->flags & F_NESTED)) { /* the talon-only values (F_NESTED) */
+        unsigned in_pyramid = 0, talon_only = 0;
+        for (uint32_t m = p->pyr; m; m &= m - 1) in_pyramid |= 1u << c->val[__builtin_ctz(m)];
+        for (int v = 1; v <= 12; v++)
+            if (!((in_pyramid >> v | in_pyramid >> (13 - v)) & 1)) talon_only |= 1u << v;
+        if (!talon_only) return 0;
+        uint8_t stack[MAXTALON];
+        int depth = 0;
+        for (uint32_t m = p->rest; m; m &= m - 1) {
+            int v = c->val[PYR + __builtin_ctz(m)];
+            if (!(talon_only >> v & 1)) continue;
+            if (depth && stack[depth - 1] + v == 13) depth--;
+            else stack[depth++] = (uint8_t)v;
+        }
+        if (depth) return 1;
+    }
+    return 0;
+}
+
+/* ---- the relaxed game ------------------------------------------------------------------------
+ * The same pyramid, but every talon card is reachable at any time, once: only how many talon
+ * cards of each value are left matters. Any real winning line is a winning line of the
+ * relaxed game (play its pyramid moves in the same order, overlap pairs included; its talon
+ * pairs are not needed), so a position whose relaxed game is lost is lost. The relaxed game
+ * is small (pyramid shapes times talon counts) and its verdicts are kept, so the real search
+ * asks it at every new position. A free King goes at once there too (F_KINGS's argument, in
+ * the relaxed game). */
+
+static inline uint64_t relaxed_key(uint32_t pyr, uint64_t counts) {
+    return (uint64_t)pyr | (counts << PYR); /* 28 + 36 bits; never 0 while pyr is not empty */
+}
+
+static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
+    uint32_t fp;
+    for (;;) {
+        if (!pyr) return 1;
+        fp = free_pyramid(pyr);
+        uint32_t kings = fp & c->pyramid_kings;
+        if (!kings) break;
+        pyr &= ~kings;
+    }
+    uint64_t key = relaxed_key(pyr, counts);
+    if (set_has(&c->relaxed_won, key)) return 1;
+    if (set_has(&c->relaxed_lost, key)) return 0;
+    for (uint32_t m = fp; m; m &= m - 1) {
+        int a = __builtin_ctz(m), va = c->val[a];
+        for (uint32_t r = m & (m - 1); r; r &= r - 1) {
+            int b = __builtin_ctz(r);
+            if (va + c->val[b] == 13 && relaxed_wins(c, pyr & ~(1u << a) & ~(1u << b), counts))
+                goto win;
+        }
+        uint64_t unit = count_unit(13 - va);
+        if (((counts / unit) & 7) && relaxed_wins(c, pyr & ~(1u << a), counts - unit)) goto win;
+    }
+    if (c->overlap) {
+        for (uint32_t m = half_free(pyr); m; m &= m - 1) {
+            int x = __builtin_ctz(m), y = present_cover(c, pyr, x);
+            if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13
+                && relaxed_wins(c, pyr & ~(1u << x) & ~(1u << y), counts))
+                goto win;
+        }
+    }
+    set_add(&c->relaxed_lost, key);
+    return 0;
+win:
+    set_add(&c->relaxed_won, key);
+    return 1;
+}
+
+/* The relaxed game's talon counts for the usable talon cards. */
+static inline uint64_t usable_counts(const Ctx *c, const Pos *p, uint32_t usable) {
+    uint64_t counts = p->counts;
+    for (uint32_t m = p->rest & ~usable; m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) counts -= count_unit(v);
+    }
+    return counts;
+}
+
+/* Is the relaxed game of p's usable talon cards lost (F_RELAXED)? `relaxed` is the relaxed
+ * game already known to be winnable (from the parent), updated when p asks a different one. */
+int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed) {
+    if (!(c->flags & F_RELAXED) || !p->pyr) return 0;
+    uint64_t counts = usable == p->rest ? p->counts : usable_counts(c, p, usable);
+    uint64_t key = relaxed_key(p->pyr, counts);
+    if (key == *relaxed) return 0;
+    if (!relaxed_wins(c, p->pyr, counts)) return 1;
+    *relaxed = key;
+    return 0;
+}
+
+static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts);
+
+/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_STACKED)? */
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
+    uint32_t usable = p->rest;
+    if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
+    return relaxed_lost(c, p, usable, relaxed) || stacked_lost(c, p, usable);
+}
+
+/* ---- the stacked game (F_STACKED) -------------------------------------------------------------
+ * In the last pass: the same pyramid, the stock's cards reachable at any time, once (only how
+ * many of each value are left matters), but the waste as it is now: only its top card can go,
+ * with a pyramid card or a stock card, or alone if a King. It is won when the pyramid is gone
+ * (whole deck: and the waste; the stock's cards left then make pairs among themselves, the
+ * pack being balanced). Any real winning line from here gives a winning line of the stacked
+ * game: its pyramid moves in the same order; a card it draws stays among the stock's cards (in
+ * the real game it covers the waste: the stacked game only lets more happen); a real move on
+ * the waste top takes either a card of the waste as it is now, which is then the stacked
+ * game's top too (the same cards above it are gone), or a card drawn since, which the stacked
+ * game takes from the stock's cards; a pair of two cards from the stock is left out (it only
+ * uses up stock cards, which nothing else needs then). So a position whose stacked game is
+ * lost is lost. With a waste of one card it is the relaxed game (the top is always free, and
+ * in the whole-deck game the card has a partner among the stock's once the pyramid is gone);
+ * it is asked only when the waste has two usable cards or more, and it first asks the relaxed
+ * game with the waste's cards free too. (Keeping the stock's top card in place too, until it
+ * pairs or is drawn, cut 10-25% of the nodes but cost more time than it saved: measured.) */
+
+/* The stacked game's verdicts: two words a slot, the first (pyramid and waste, never 0 with a
+ * waste) and the second (the stock's counts, 36 bits, with the verdict in its top two bits:
+ * 1 won, 2 lost). Returns the verdict known (0: none); `put` stores one. */
+static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
+    if (put && (c->stack_used + 1) * 2 > c->stack_cap) {
+        size_t ncap = c->stack_cap ? c->stack_cap * 2 : 1u << 12;
+        uint64_t *nk = calloc(ncap * 2, sizeof(uint64_t));
+        if (!nk) return 0;
+        for (size_t i = 0; i < c->stack_cap; i++) {
+            uint64_t a = c->stack_keys[2 * i], b = c->stack_keys[2 * i + 1];
+            if (!a) continue;
+            size_t j = mix(a ^ (b << 20)) & (ncap - 1);
+            while (nk[2 * j]) j = (j + 1) & (ncap - 1);
+            nk[2 * j] = a;
+            nk[2 * j + 1] = b;
+        }
+        free(c->stack_keys);
+        c->stack_keys = nk;
+        c->stack_cap = ncap;
+    }
+    if (!c->stack_cap) return 0;
+    size_t j = mix(k1 ^ (k2 << 20)) & (c->stack_cap - 1);
+    for (uint64_t *slot = c->stack_keys + 2 * j; slot[0];
+         j = (j + 1) & (c->stack_cap - 1), slot = c->stack_keys + 2 * j) {
+        if (slot[0] == k1 && (slot[1] & ~(3ULL << 62)) == k2) {
+            if (put) slot[1] = k2 | ((uint64_t)put << 62);
+            return (int)(slot[1] >> 62);
+        }
+    }
+    if (put) {
+        c->stack_keys[2 * j] = k1;
+        c->stack_keys[2 * j + 1] = k2 | ((uint64_t)put << 62);
+        c->stack_used++;
+    }
+    return 0;
+}
+
+static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts) {
+    uint32_t fp;
+    for (;;) { /* free Kings go at once: the pyramid's and the waste top */
+        if (!pyr && (!c->wholedeck || !waste)) return 1;
+        fp = free_pyramid(pyr);
+        uint32_t kings = fp & c->pyramid_kings;
+        if (kings) {
+            pyr &= ~kings;
+            continue;
+        }
+        if (waste && c->val[PYR + 31 - __builtin_clz(waste)] == 13) {
+            waste &= ~(1u << (31 - __builtin_clz(waste)));
+            continue;
+        }
+        break;
+    }
+    if (!waste) return relaxed_wins(c, pyr, counts);
+    uint64_t k1 = (uint64_t)pyr | ((uint64_t)waste << PYR), k2 = counts;
+    int known = stack_memo(c, k1, k2, 0);
+    if (known) return known == 1;
+    int wt = 31 - __builtin_clz(waste), vt = c->val[PYR + wt];
+    uint32_t below = waste & ~(1u << wt);
+    uint64_t all = counts; /* the relaxed game, with the waste's cards free too, must be won */
+    for (uint32_t m = waste; m; m &= m - 1) all += count_unit(c->val[PYR + __builtin_ctz(m)]);
+    if (!relaxed_wins(c, pyr, all)) goto lost;
+    for (uint32_t m = fp; m; m &= m - 1) {
+        int a = __builtin_ctz(m), va = c->val[a];
+        uint32_t rest = pyr & ~(1u << a);
+        for (uint32_t r = m & (m - 1); r; r &= r - 1) {
+            int b = __builtin_ctz(r);
+            if (va + c->val[b] == 13 && stacked_wins(c, rest & ~(1u << b), waste, counts))
+                goto win;
+        }
+        if (va + vt == 13 && stacked_wins(c, rest, below, counts)) goto win;
+        uint64_t unit = count_unit(13 - va);
+        if (((counts / unit) & 7) && stacked_wins(c, rest, waste, counts - unit)) goto win;
+    }
+    if (c->overlap) {
+        for (uint32_t m = half_free(pyr); m; m &= m - 1) {
+            int x = __builtin_ctz(m), y = present_cover(c, pyr, x);
+            if (((fp >> y) & 1) && c->val[x] + c->val[y] == 13
+                && stacked_wins(c, pyr & ~(1u << x) & ~(1u << y), waste, counts))
+                goto win;
+        }
+    }
+    uint64_t unit = count_unit(13 - vt);
+    if (((counts / unit) & 7) && stacked_wins(c, pyr, below, counts - unit)) goto win;
+lost:
+    stack_memo(c, k1, k2, 2);
+    return 0;
+win:
+    stack_memo(c, k1, k2, 1);
+    return 1;
+}
+
+/* Is p's stacked game lost (F_STACKED)? Only in the last pass. */
+int stacked_lost(Ctx *c, const Pos *p, uint32_t usable) {
+    if (!(c->flags & F_STACKED) || !is_last_pass(c, p)) return 0;
+    uint32_t waste = waste_bits(usable, p->top);
+    if (!(waste & (waste - 1))) return 0; /* a waste of one card is all free: the relaxed game */
+    uint64_t counts = 0;
+    for (uint32_t m = usable & ~waste; m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) counts += count_unit(v);
+    }
+    return !stacked_wins(c, p->pyr, waste, counts);
+}
