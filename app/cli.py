@@ -210,12 +210,28 @@ def cmd_odds(args: argparse.Namespace) -> int:
                          f"{MAX_DEAL_NUMBER:,}")
     if args.player == "greedy" and args.node_limit is not None:
         raise UsageError("--node-limit is for the solver: the greedy player searches nothing")
+    if args.scheduler and not args.results:
+        raise UsageError("--scheduler needs --results DIR: a cluster's run is kept in pieces")
+    variant = Variant(args.goal, args.passes)
     disable = None if args.progress is None else not args.progress  # None: only on a terminal
     with tqdm(total=args.deals, unit="deal", file=sys.stderr, disable=disable,
-              desc=Variant(args.goal, args.passes).label) as bar:
-        odds = solve_range(args.goal, args.passes, args.start, args.deals,
-                           workers=args.workers, node_limit=args.node_limit,
-                           progress=bar.update, player=args.player)
+              desc=variant.label) as bar:
+        if args.results:
+            from app.odds import resumable
+
+            odds = resumable.run(variant, args.start, args.deals, Path(args.results),
+                                 workers=args.workers, scheduler=args.scheduler,
+                                 node_limit=args.node_limit, player=args.player,
+                                 progress=bar.update)
+        else:
+            odds = solve_range(args.goal, args.passes, args.start, args.deals,
+                               workers=args.workers, node_limit=args.node_limit,
+                               progress=bar.update, player=args.player)
+    if args.bits:
+        from app.odds.resumable import bitset
+        from app.odds.run import verdict_string
+
+        Path(args.bits).write_bytes(bitset(verdict_string(odds)))
     if args.verdicts:
         import gzip
 
@@ -298,6 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
                            "greedy: a win is a deal the greedy player wins (Kings first, then "
                            "the pair that uncovers most pyramid cards, else draw)")
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
+    odds.add_argument("--results", metavar="DIR",
+                      help="keep the verdicts in DIR, a file a range of 2,000 deals, and solve "
+                           "only the ranges not there yet: a long run can stop and go on")
+    odds.add_argument("--scheduler", metavar="ADDRESS",
+                      help="solve on a Dask cluster (e.g. tcp://host:8786; needs --results and "
+                           "dask[distributed]) instead of local worker processes")
+    odds.add_argument("--bits", metavar="FILE",
+                      help="also write the winnable deals as a bitset: deal START+i is bit i%%8 "
+                           "of byte i//8")
     odds.add_argument("--verdicts", metavar="FILE",
                       help="also write each deal's verdict to FILE, gzipped, one letter a deal "
                            "in deal order: W winnable, L not winnable, ? unknown (with "

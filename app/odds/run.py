@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from app.engine import Deal, Game, Goal
+from app.engine import Deal, Game, Goal, Variant
 from app.engine.greedy import greedy_wins
 from app.engine.solver import Verdict, solve
 
@@ -42,6 +42,17 @@ class Odds:
     seconds: float = 0.0
     workers: int = 1
     player: str = "solver"
+    letters: str | None = field(default=None, repr=False)
+    """The verdicts as letters (``VERDICT_LETTERS``), when the run was read back from them."""
+
+    @classmethod
+    def from_letters(cls, variant: Variant, start: int, letters: str, *, seconds: float = 0.0,
+                     workers: int = 1, player: str = "solver") -> Odds:
+        """The odds of deals start.. whose verdicts are ``letters``, one a deal."""
+        return cls(variant.goal, variant.passes, start, len(letters), wins=letters.count("W"),
+                   losses=letters.count("L"),
+                   unknown=[start + i for i, letter in enumerate(letters) if letter == "?"],
+                   seconds=seconds, workers=workers, player=player, letters=letters)
 
     @property
     def decided(self) -> int:
@@ -97,6 +108,8 @@ of text (about 20 kB gzipped), which the app reads to deal winnable deals at onc
 
 def verdict_string(odds: Odds) -> str:
     """The deals' verdicts in deal order, one letter each (``VERDICT_LETTERS``)."""
+    if odds.letters is not None:
+        return odds.letters
     return "".join(
         VERDICT_LETTERS[Verdict(odds.verdicts[number])]
         for number in range(odds.start, odds.start + odds.deals)

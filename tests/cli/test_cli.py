@@ -277,3 +277,21 @@ def test_installed_pyramid_script():
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("pyramid solve: error: argument number: deal number 0 is out")
     assert bad.stderr.count("\n") == 1
+
+
+def test_odds_kept_in_pieces_go_on_where_they_stopped(capsys, tmp_path):
+    code, out, _ = run(capsys, "odds", "--deals", "300", "--results", str(tmp_path),
+                       "--workers", "1", "--json", "--bits", str(tmp_path / "w.bits"))
+    assert code == 0
+    first = json.loads(out)
+    assert (first["deals"], first["wins"] + first["losses"]) == (300, 300)
+    files = sorted(tmp_path.rglob("*.txt"))
+    assert [f.name for f in files] == ["00000000000000000001-00000000000000002000.txt"]
+    bits = (tmp_path / "w.bits").read_bytes()
+    assert len(bits) == 38 and sum(bin(b).count("1") for b in bits) == first["wins"]
+    before = files[0].stat().st_mtime_ns
+    code, out, _ = run(capsys, "odds", "--deals", "100", "--start", "101", "--results",
+                       str(tmp_path), "--json")
+    assert code == 0 and files[0].stat().st_mtime_ns == before  # nothing solved again
+    code, _, err = run(capsys, "odds", "--deals", "10", "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "--scheduler needs --results" in err
