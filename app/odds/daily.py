@@ -1,5 +1,15 @@
 """The deal of the day: the same proven-winnable deal for every player and every server on a
-UTC date, with nothing stored."""
+UTC date, with nothing stored, and the same deal for a date forever.
+
+The deal of ``day`` under these rules is the first proven-winnable deal among the candidates
+
+    int(SHA-256("pyramid-daily:{ISO date}:{goal}:{passes}:{k}"), big-endian) mod 100,000 + 1
+
+for k = 0, 1, 2, ..., e.g. ``pyramid-daily:2026-12-01:standard:3:0``. The candidates lie among
+the first 100,000 deals, whose verdicts the committed data will always hold (it only grows), so
+no new data can ever change a date's deal: past and future days keep theirs. Anyone can
+recompute it from the date, the rules and the verdicts alone.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +18,12 @@ from datetime import UTC, date, datetime
 
 from app.engine import Variant
 
-from .winnable import verdicts
+from .winnable import is_proven_winnable
 
 DAILY_PREFIX = "pyramid-daily"
+DAILY_DEALS = 100_000
+"""The candidates' range: deals 1 to this, covered by every version of the committed data."""
+CANDIDATES = 10_000
 
 
 def today_utc(now: datetime | None = None) -> date:
@@ -18,27 +31,18 @@ def today_utc(now: datetime | None = None) -> date:
     return (now or datetime.now(UTC)).astimezone(UTC).date()
 
 
-def daily_index(day: date, variant: Variant, count: int) -> int:
-    """The index of the day's deal in a sorted list of ``count`` proven-winnable deals:
-
-        int(SHA-256("pyramid-daily:{ISO date}:{goal}:{passes}"), big-endian) mod count
-
-    e.g. ``pyramid-daily:2026-11-30:standard:3``. A hash, not a seeded shuffle, so anyone can
-    recompute it from the date and the rules alone.
-    """
-    if count < 1:
-        raise LookupError(f"no proven-winnable deal for {variant.label}")
-    key = f"{DAILY_PREFIX}:{day.isoformat()}:{variant.goal.value}:{variant.passes}"
-    return int.from_bytes(hashlib.sha256(key.encode("ascii")).digest(), "big") % count
+def candidate(day: date, variant: Variant, k: int) -> int:
+    """The ``k``-th candidate deal of ``day`` (see the module docstring)."""
+    key = f"{DAILY_PREFIX}:{day.isoformat()}:{variant.goal.value}:{variant.passes}:{k}"
+    return int.from_bytes(hashlib.sha256(key.encode("ascii")).digest(), "big") % DAILY_DEALS + 1
 
 
 def daily_deal(day: date, variant: Variant) -> int:
-    """The deal of the day ``day`` (a UTC date) for these rules: the same for every player
-    and every server, with nothing stored. It is always proven winnable.
-
-    It is ``winnable[daily_index(...)]`` where ``winnable`` lists the proven-winnable deal
-    numbers of the committed verdicts file in ascending order; so replacing that file (more
-    deals) changes the days' deals, and a daily game keeps its own deal number for that.
-    """
-    numbers = verdicts(variant).winnable
-    return numbers[daily_index(day, variant, len(numbers))]
+    """The deal of the day ``day`` (a UTC date) for these rules: the same for every player and
+    every server, with nothing stored, whatever data is committed later. It is always proven
+    winnable."""
+    for k in range(CANDIDATES):
+        number = candidate(day, variant, k)
+        if is_proven_winnable(number, variant):
+            return number
+    raise LookupError(f"no proven-winnable deal of the day for {variant.label}")

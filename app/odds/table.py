@@ -1,9 +1,10 @@
 """The committed odds table: one row per rule set, solved with best play over numbered deals.
 
-``app/data/odds.json`` is a JSON list with one row per rule set (goal × passes), each the dict
-that ``pyramid odds --json`` prints, plus ``greedy_wins`` (how many of the same deals a simple
-greedy player wins; null until measured) and ``provisional`` (true while the row covers fewer
-deals than the final run). ``bench/collect_odds.py`` writes it.
+``app/data/odds.json`` is a JSON list with one row per rule set (goal × passes): the deals
+solved (from 1), the wins and losses, and ``greedy_wins`` over ``greedy_deals`` (how many of the
+first deals a simple greedy player wins; null until measured), and ``provisional`` (true while
+the row covers fewer deals than the final run). ``bench/collect_odds.py`` writes it from a
+``pyramid odds --results`` folder, with the winnable deals as bitsets beside it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ class OddsRow:
     losses: int
     unknown: int = 0
     greedy_wins: int | None = None
+    greedy_deals: int | None = None
+    """The first deals the greedy player was measured on (its own count: it plays in
+    Python, so slower than the solver decides)."""
     seconds: float | None = None
     workers: int | None = None
     provisional: bool = False
@@ -64,31 +68,35 @@ class OddsRow:
         return wilson_interval(self.wins, self.decided)
 
     @property
+    def greedy_measured_on(self) -> int:
+        return self.greedy_deals or self.deals
+
+    @property
     def greedy_rate(self) -> float | None:
-        """The greedy player's share of the same deals (None until it is measured)."""
-        if self.greedy_wins is None or not self.deals:
+        """The greedy player's share of the deals it was measured on (None until it is)."""
+        if self.greedy_wins is None or not self.greedy_measured_on:
             return None
-        return self.greedy_wins / self.deals
+        return self.greedy_wins / self.greedy_measured_on
 
     @property
     def greedy_interval(self) -> tuple[float, float] | None:
         if self.greedy_wins is None:
             return None
-        return wilson_interval(self.greedy_wins, self.deals)
+        return wilson_interval(self.greedy_wins, self.greedy_measured_on)
 
     @property
     def command(self) -> str:
-        """The command that reproduces this row (and its verdicts file)."""
+        """The command that reproduces this row (resumable: a rerun solves what is missing),
+        and its bitset of winnable deals."""
         start = f" --start {self.start}" if self.start != 1 else ""
         return (f"pyramid odds --goal {self.goal.value} --passes {self.passes} "
-                f"--deals {self.deals}{start} --verdicts {self.key}.txt.gz --json")
+                f"--deals {self.deals}{start} --results odds-run --bits {self.key}.bits --json")
 
     @property
     def greedy_command(self) -> str:
-        """The command that measures the greedy player over the same deals."""
-        start = f" --start {self.start}" if self.start != 1 else ""
+        """The command that measures the greedy player over the deals it was measured on."""
         return (f"pyramid odds --player greedy --goal {self.goal.value} --passes {self.passes} "
-                f"--deals {self.deals}{start} --json")
+                f"--deals {self.greedy_measured_on} --results odds-run --json")
 
     @classmethod
     def from_dict(cls, row: dict) -> OddsRow:
@@ -103,6 +111,7 @@ class OddsRow:
             losses=int(row["losses"]),
             unknown=len(unknown) if isinstance(unknown, list) else int(unknown),
             greedy_wins=None if row.get("greedy_wins") is None else int(row["greedy_wins"]),
+            greedy_deals=None if row.get("greedy_deals") is None else int(row["greedy_deals"]),
             seconds=row.get("seconds"),
             workers=row.get("workers"),
             provisional=bool(row.get("provisional", False)),

@@ -1,16 +1,15 @@
-"""Which numbered deals the solver proved winnable, read from the committed verdict files.
+"""Which numbered deals the solver proved winnable, read from the committed bitsets.
 
-``app/data/verdicts/{goal}-{passes}.txt.gz``: gzipped ASCII, one letter a deal in deal order
-from the odds row's ``start``: ``W`` winnable, ``L`` not winnable, ``?`` unknown
-(``app.odds.run.VERDICT_LETTERS``). From these comes a random proven-winnable deal at once,
-with no search at deal time, and the deal of the day (``daily``).
+``app/data/winnable/{goal}-{passes}.bits``: one bit a deal, deal ``1 + i`` at bit ``i % 8`` of
+byte ``i // 8`` (``pyramid odds --bits``), for the deals the odds row covers (1 to ``deals``),
+every one decided. A million deals take 125 kB a rule set, read once per process; from them come
+a deal's verdict, a random proven-winnable deal at once (with no search at deal time), and the
+deal of the day (``daily``).
 """
 
 from __future__ import annotations
 
-import gzip
 import random
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,64 +18,62 @@ from app.engine import VARIANTS, Variant
 
 from .table import DATA_DIR, odds_row
 
-VERDICTS_DIR = DATA_DIR / "verdicts"
+WINNABLE_DIR = DATA_DIR / "winnable"
+TRIES = 10_000
+"""Draws before ``winnable_deal`` gives up: with one deal in fourteen winnable at worst, the
+chance that ten thousand draws all miss is nil."""
 
 
-def verdicts_path(variant: Variant, directory: Path = VERDICTS_DIR) -> Path:
-    return directory / f"{variant.key}.txt.gz"
+def bits_path(variant: Variant, directory: Path = WINNABLE_DIR) -> Path:
+    return directory / f"{variant.key}.bits"
 
 
 @dataclass(frozen=True, slots=True)
-class Verdicts:
-    """One rule set's verdicts file: ``letters[i]`` is deal ``start + i``."""
+class Winnable:
+    """One rule set's winnable deals among deals 1..``deals``."""
 
     variant: Variant
-    start: int
-    letters: str
-    winnable: array
-    """The proven-winnable deal numbers, ascending (4 or 8 bytes each, not a Python int)."""
+    deals: int
+    bits: bytes
 
-    @property
-    def last(self) -> int:
-        return self.start + len(self.letters) - 1
+    def __contains__(self, number: int) -> bool:
+        index = number - 1
+        return 0 <= index < self.deals and bool(self.bits[index >> 3] >> (index & 7) & 1)
 
-    def letter(self, number: int) -> str | None:
-        """``W``, ``L`` or ``?`` for a deal in the file, None outside it."""
-        if self.start <= number <= self.last:
-            return self.letters[number - self.start]
-        return None
+    def count(self) -> int:
+        return sum(byte.bit_count() for byte in self.bits)
 
     @classmethod
-    def read(cls, variant: Variant, start: int, path: Path) -> Verdicts:
-        with gzip.open(path, "rt", encoding="ascii") as stream:
-            letters = stream.read().strip()
-        if set(letters) - set("WL?"):
-            raise ValueError(f"{path}: letters other than W, L and ? in a verdicts file")
-        winnable = array("Q", (start + i for i, letter in enumerate(letters) if letter == "W"))
-        return cls(variant, start, letters, winnable)
+    def read(cls, variant: Variant, deals: int, path: Path) -> Winnable:
+        bits = path.read_bytes()
+        if len(bits) != (deals + 7) // 8:
+            raise ValueError(f"{path}: {len(bits)} bytes, but {deals:,} deals need "
+                             f"{(deals + 7) // 8}")
+        return cls(variant, deals, bits)
 
 
 @lru_cache(maxsize=len(VARIANTS))
-def verdicts(variant: Variant) -> Verdicts:
-    """The committed verdicts of a rule set, read once per process and checked against the
-    odds table."""
+def verdicts(variant: Variant) -> Winnable:
+    """The committed winnable deals of a rule set, read once per process and checked against
+    the odds table (its deals, from 1, and its count of wins)."""
     row = odds_row(variant)
-    path = verdicts_path(variant)
-    found = Verdicts.read(variant, row.start, path)
-    if len(found.letters) != row.deals:
-        raise ValueError(f"{path}: {len(found.letters)} verdicts, but "
-                         f"odds.json counts {row.deals} deals")
-    if found.letters.count("W") != row.wins:
-        raise ValueError(f"{path}: {found.letters.count('W')} winnable "
-                         f"deals, but odds.json counts {row.wins}")
+    path = bits_path(variant)
+    if row.start != 1 or row.unknown:
+        raise ValueError(f"odds.json: {variant.key} must cover deals from 1, every one decided")
+    found = Winnable.read(variant, row.deals, path)
+    if found.count() != row.wins:
+        raise ValueError(f"{path}: {found.count():,} winnable deals, but odds.json counts "
+                         f"{row.wins:,}")
     return found
 
 
 def known_verdict(number: int, variant: Variant) -> bool | None:
     """What the committed data says of deal ``number``: True (winnable), False (not), or None
-    (not in the data, or undecided there)."""
-    letter = verdicts(variant).letter(number)
-    return {"W": True, "L": False}.get(letter or "")
+    (beyond the deals it covers)."""
+    found = verdicts(variant)
+    if not 1 <= number <= found.deals:
+        return None
+    return number in found
 
 
 def is_proven_winnable(number: int, variant: Variant) -> bool:
@@ -86,13 +83,17 @@ def is_proven_winnable(number: int, variant: Variant) -> bool:
 
 
 def winnable_count(variant: Variant) -> int:
-    return len(verdicts(variant).winnable)
+    return odds_row(variant).wins
 
 
 def winnable_deal(variant: Variant, rng: random.Random | None = None) -> int:
     """A proven-winnable deal number, chosen uniformly by ``rng`` (default: the system's
-    cryptographic source, like the app's other random deals). Instant: no search."""
-    numbers = verdicts(variant).winnable
-    if not numbers:
-        raise LookupError(f"no proven-winnable deal for {variant.label}")
-    return numbers[(rng or random.SystemRandom()).randrange(len(numbers))]
+    cryptographic source, like the app's other random deals): deal numbers drawn uniformly
+    until one is winnable, which picks each winnable deal with the same chance. Instant."""
+    found = verdicts(variant)
+    draw = rng or random.SystemRandom()
+    for _ in range(TRIES):
+        number = draw.randrange(found.deals) + 1
+        if number in found:
+            return number
+    raise LookupError(f"no proven-winnable deal for {variant.label}")

@@ -1,14 +1,12 @@
 """The committed odds data (app/data/) and what app/odds makes of it: the odds rows, the
-verdicts files checked against the real solver, winnable deals, the deal of the day, the
+winnable bitsets checked against the real solver, winnable deals, the deal of the day, the
 comparisons with published figures, and bench/collect_odds.py that assembles the data."""
 
 from __future__ import annotations
 
 import fnmatch
-import gzip
 import hashlib
 import importlib.util
-import json
 import random
 import tomllib
 from datetime import date, timedelta
@@ -33,25 +31,20 @@ def fresh_load() -> None:
     winnable.verdicts.cache_clear()
 
 
-def winnable_from_file(goal: str, passes: int) -> list[int]:
-    """The proven-winnable deals read straight from the file, without app.odds."""
-    row = next(r for r in json.loads(table.ODDS_FILE.read_text())
-               if (r["goal"], r["passes"]) == (goal, passes))
-    with gzip.open(winnable.VERDICTS_DIR / f"{goal}-{passes}.txt.gz", "rt") as stream:
-        letters = stream.read()
-    return [row["start"] + i for i, letter in enumerate(letters) if letter == "W"]
+def winnable_from_file(goal: str, passes: int) -> set[int]:
+    """The proven-winnable deals read straight from the bitset file, without app.odds."""
+    bits = (winnable.WINNABLE_DIR / f"{goal}-{passes}.bits").read_bytes()
+    return {1 + i for i in range(8 * len(bits)) if bits[i >> 3] >> (i & 7) & 1}
 
 
 # --- the data files ---------------------------------------------------------------------------
-def test_odds_has_the_six_rule_sets_in_order_and_each_verdicts_file_agrees():
+def test_odds_has_the_six_rule_sets_in_order_and_each_bitset_agrees():
     rows = table.odds_rows()
     assert [(row.goal, row.passes) for row in rows] == [(v.goal, v.passes) for v in VARIANTS]
     for row in rows:
-        found = winnable.verdicts(row.variant)  # checks length and W count on load
-        assert len(found.letters) == row.deals
-        assert found.letters.count("W") == row.wins
-        assert found.letters.count("L") == row.losses
-        assert list(found.winnable) == sorted(found.winnable)
+        found = winnable.verdicts(row.variant)  # checks size and the count of wins on load
+        assert found.deals == row.deals == row.wins + row.losses and row.start == 1
+        assert found.count() == row.wins == len(winnable_from_file(row.goal.value, row.passes))
         low, high = row.interval
         assert 0 <= low <= row.rate <= high <= 1
         assert row.command.startswith(f"pyramid odds --goal {row.goal.value} "
@@ -68,14 +61,13 @@ def test_winnable_shares_are_the_rates_by_goal_and_passes():
         assert goal[1] <= goal[2] <= goal[3]
 
 
-def test_the_verdicts_files_agree_with_the_solver_on_a_sample():
+def test_the_bitsets_agree_with_the_solver_on_a_sample():
     rng = random.Random(2026)
     for goal, passes in VARIANTS_AS_PAIRS:
         found = winnable.verdicts(Variant(goal, passes))
-        for number in rng.sample(range(found.start, found.last + 1), 12):
+        for number in rng.sample(range(1, found.deals + 1), 12):
             verdict = solve(Game(Deal.from_number(number), goal, passes)).verdict
-            letter = {Verdict.WINNABLE: "W", Verdict.NOT_WINNABLE: "L"}[verdict]
-            assert found.letter(number) == letter, (number, goal, passes)
+            assert (number in found) == (verdict is Verdict.WINNABLE), (number, goal, passes)
 
 
 def test_package_data_ships_every_data_file():
@@ -92,14 +84,14 @@ def test_package_data_ships_every_data_file():
 # --- single deals ------------------------------------------------------------------------------
 def test_is_proven_winnable_and_known_verdict():
     found = winnable.verdicts(Variant(Goal.STANDARD, 3))
-    won = found.winnable[0]
-    lost = found.start + found.letters.index("L")
+    won = next(n for n in range(1, 100) if n in found)
+    lost = next(n for n in range(1, 100) if n not in found)
     assert winnable.is_proven_winnable(won, Variant("standard", 3))
     assert winnable.known_verdict(lost, Variant(Goal.STANDARD, 3)) is False
     assert not winnable.is_proven_winnable(lost, Variant("standard", 3))
     # Outside the solved range nothing is proven, whatever the deal is.
-    assert winnable.known_verdict(found.last + 1, Variant("standard", 3)) is None
-    assert not winnable.is_proven_winnable(found.last + 1, Variant("standard", 3))
+    assert winnable.known_verdict(found.deals + 1, Variant("standard", 3)) is None
+    assert not winnable.is_proven_winnable(found.deals + 1, Variant("standard", 3))
     assert not winnable.is_proven_winnable(0, Variant("standard", 3))
 
 
@@ -128,9 +120,37 @@ def test_the_daily_deal_is_the_documented_hash_of_the_date():
     day = date(2026, 11, 30)
     for goal, passes in VARIANTS_AS_PAIRS:
         listed = winnable_from_file(goal.value, passes)
-        key = f"pyramid-daily:{day.isoformat()}:{goal.value}:{passes}".encode()
-        index = int(hashlib.sha256(key).hexdigest(), 16) % len(listed)
-        assert daily.daily_deal(day, Variant(goal, passes)) == listed[index]
+        for k in range(1000):  # the first winnable candidate among deals 1..100,000
+            key = f"pyramid-daily:{day.isoformat()}:{goal.value}:{passes}:{k}".encode()
+            number = int(hashlib.sha256(key).hexdigest(), 16) % 100_000 + 1
+            if number in listed:
+                break
+        assert daily.daily_deal(day, Variant(goal, passes)) == number
+
+
+# Pinned: a date's deal never changes, whatever verdict data is committed later (more deals
+# solved, a faster solver). Should this test ever fail, past days' deals have moved.
+PINNED = {
+    date(2026, 12, 1): [84065, 16460, 58172, 82496, 84294, 49169],
+    date(2027, 1, 1): [37872, 18367, 1352, 23820, 99386, 25303],
+    date(2030, 6, 15): [64818, 94902, 20905, 392, 20921, 8578],
+}
+
+
+def test_the_deals_of_pinned_days_never_change():
+    for day, deals in PINNED.items():
+        assert [daily.daily_deal(day, v) for v in VARIANTS] == deals, day
+
+
+def test_more_data_does_not_move_a_days_deal(monkeypatch):
+    """The same date's deal with the committed data grown tenfold (deals past 100,000 added,
+    winnable or not): unchanged, since its candidates are all among the first 100,000."""
+    before = {(day, v): daily.daily_deal(day, v) for day in DAYS[:8] for v in VARIANTS}
+    grown = {v: winnable.Winnable(v, 1_000_000, winnable.verdicts(v).bits
+                                  + bytes([0b1010_1010]) * 112_500) for v in VARIANTS}
+    monkeypatch.setattr(winnable, "verdicts", grown.__getitem__)
+    after = {(day, v): daily.daily_deal(day, v) for day in DAYS[:8] for v in VARIANTS}
+    assert after == before
 
 
 def test_the_same_date_gives_the_same_deal_from_two_fresh_loads():
@@ -223,47 +243,40 @@ def collect_odds():
     return module
 
 
-def write_run(folder: Path, goal: Goal, passes: int, deals: int) -> dict:
-    odds = solve_range(goal, passes, 1, deals, workers=1)
-    with gzip.open(folder / f"{goal.value}-{passes}.txt.gz", "wt", encoding="ascii") as out:
-        out.write(verdict_string(odds))
-    (folder / f"{goal.value}-{passes}.json").write_text(json.dumps(odds.to_dict()))
-    return odds.to_dict()
+def test_collect_odds_assembles_the_bitsets_from_a_results_folder(tmp_path, collect_odds,
+                                                                  monkeypatch):
+    from app.odds import resumable
 
-
-def test_collect_odds_assembles_the_data_and_marks_short_runs(tmp_path, collect_odds):
-    source, fallback, out = tmp_path / "runs", tmp_path / "short", tmp_path / "data"
-    source.mkdir()
-    fallback.mkdir()
-    for goal, passes in VARIANTS_AS_PAIRS:
-        write_run(fallback if passes == 1 else source, goal, passes, 25)
-    (source / "standard-2.json").write_text("")  # a run still going: use the fallback...
-    write_run(fallback, Goal.STANDARD, 2, 20)
-    greedy = {"goal": "standard", "passes": 3, "start": 1, "deals": 25, "wins": 4}
-    (source / "greedy-standard-3.json").write_text(json.dumps(greedy))
-
-    rows = collect_odds.collect(source, fallback, out, expect_deals=25)
+    monkeypatch.setattr(resumable, "RANGE", 20)
+    monkeypatch.setattr(collect_odds, "RANGE", 20)
+    results, out = tmp_path / "runs", tmp_path / "data"
+    for v in VARIANTS:
+        resumable.run(v, 1, 40, results, workers=1)
+        resumable.run(v, 1, 40, results, workers=1, player="greedy")
+    rows = collect_odds.collect(results, out, 40, greedy_results=results)
     assert [(r["goal"], r["passes"]) for r in rows] == [
         (v.goal.value, v.passes) for v in VARIANTS]
-    by_key = {f"{r['goal']}-{r['passes']}": r for r in rows}
-    assert by_key["standard-3"]["greedy_wins"] == 4
-    assert by_key["wholedeck-3"]["greedy_wins"] is None
-    assert by_key["standard-3"]["provisional"] is False
-    assert by_key["standard-2"]["provisional"] is True  # from the fallback, 20 deals
-    assert by_key["standard-1"]["provisional"] is True
     loaded = table.load_odds(out / "odds.json")
-    assert loaded[2].greedy_wins == 4 and loaded[2].greedy_rate == 4 / 25
-    for r in loaded:
-        found = winnable.Verdicts.read(r.variant, r.start,
-                                       winnable.verdicts_path(r.variant, out / "verdicts"))
-        assert found.letters.count("W") == r.wins and len(found.letters) == r.deals
+    for r, v in zip(loaded, VARIANTS, strict=True):
+        expected = solve_range(v.goal, v.passes, 1, 40, workers=1)
+        assert (r.deals, r.wins, r.losses) == (40, expected.wins, expected.losses)
+        greedy = solve_range(v.goal, v.passes, 1, 40, workers=1, player="greedy")
+        assert (r.greedy_wins, r.greedy_measured_on) == (greedy.wins, 40)
+        found = winnable.Winnable.read(v, 40, winnable.bits_path(v, out / "winnable"))
+        assert [n for n in range(1, 41) if n in found] == [
+            expected.start + i for i, letter in enumerate(verdict_string(expected))
+            if letter == "W"]
 
 
-def test_collect_odds_refuses_a_verdicts_file_that_disagrees(tmp_path, collect_odds):
-    for goal, passes in VARIANTS_AS_PAIRS:
-        write_run(tmp_path, goal, passes, 10)
-    with gzip.open(tmp_path / "wholedeck-2.txt.gz", "wt", encoding="ascii") as out:
-        out.write("W" * 9)
-    assert collect_odds.main(["--source", str(tmp_path), "--out", str(tmp_path / "data"),
-                              "--expect-deals", "10"]) == 2
+def test_collect_odds_refuses_results_with_a_range_missing(tmp_path, collect_odds,
+                                                           monkeypatch):
+    from app.odds import resumable
+
+    monkeypatch.setattr(resumable, "RANGE", 20)
+    monkeypatch.setattr(collect_odds, "RANGE", 20)
+    for v in VARIANTS:
+        resumable.run(v, 1, 40, tmp_path, workers=1)
+    resumable.range_file(tmp_path, Variant("wholedeck", 2), "solver", 21, 40).unlink()
+    assert collect_odds.main(["--results", str(tmp_path), "--deals", "40",
+                              "--out", str(tmp_path / "data")]) == 2
     assert not (tmp_path / "data" / "odds.json").exists()
