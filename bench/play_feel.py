@@ -1,12 +1,19 @@
-"""Click to redrawn board: how long a player waits after each click, in Chromium.
+"""Press to painted board: how long a player waits for each input, in Chromium.
 
-Starts the app (uvicorn, a temporary SQLite database), opens a deal link in headless Chromium
-and plays the solver's winning line by clicking, as a player does. For every click it measures,
-inside the page, the time from the click to the board that the server's answer drew
-(``<html data-inputs="0">``: nothing queued, nothing in flight), and to the next frame after it
-(the board on screen). Prints median, p90 and max, with and without reduced motion.
+    .venv/bin/python bench/play_feel.py [--deal 617] [--goal wholedeck] [--rounds 2]
 
-    .venv/bin/python bench/play_feel.py [--deal 617] [--goal wholedeck] [--rounds 1]
+Starts the app (uvicorn, a temporary SQLite database), starts a deal in headless Chromium and
+plays the solver's winning line by clicking its cards and pressing D, as a player does (each
+move once the board has settled, so the board knows the move from the server's last answer).
+The page itself measures, for every press, the time from the real ``pointerdown`` (or key)
+event's timestamp to the first frame painted after the board showed it
+(``window.pyramidFeel``), and how long drawing each server answer into the board took
+(``window.pyramidRedraws``: parsing the fragment and morphing it in).
+
+Runs: no added latency, then 150 ms added (Chromium's network emulation); the redraw also with
+the CPU slowed four times (a phone's speed). Then ten D presses in a row with 300 ms of
+latency: the time from the first press until the page is in step with the server again
+(``<html data-inputs="0">``). Prints medians, p90 and max, and the machine's speed.
 """
 
 from __future__ import annotations
@@ -14,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,40 +32,21 @@ import httpx
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_DIR))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import free_port  # noqa: E402
+from machine import speed_line  # noqa: E402
 
 from app.engine import Deal, Game  # noqa: E402
 from app.engine.solver import solve  # noqa: E402
 
-CLICK_AND_WAIT = """
-async (selector) => {
-  const root = document.documentElement;
-  const settled = () => root.dataset.inputs === "0" && !document.querySelector("#board[aria-busy]");
-  const start = performance.now();
-  const done = new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (settled()) { observer.disconnect(); resolve(performance.now() - start); }
-    });
-    observer.observe(root, { attributes: true, subtree: true, childList: true });
-  });
-  document.querySelector(selector).click();
-  const swapped = await done;
-  const painted = await new Promise((resolve) =>
-    requestAnimationFrame(() => resolve(performance.now() - start)));
-  return [swapped, painted];
-}
-"""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+SECRET = "bench-secret-key-0123456789abcdefghij"
 
 
 def start_server(database: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "ENVIRONMENT": "test",
-           "SECRET_KEY": "bench-secret-key-0123456789abcdefghij"}
+           "SECRET_KEY": SECRET}
     subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=env, check=True,
                    capture_output=True)
     process = subprocess.Popen(
@@ -77,62 +64,102 @@ def start_server(database: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
-def selectors(move) -> list[str]:
-    if move.op.value == "remove":
-        return [f'#board button[data-card="{card.name}"]' for card in move.cards]
-    if move.op.value == "draw":
-        return ["#board [data-action=draw]"]
-    return ["#board [data-action=recycle]"]
+def conditions(page, latency_ms: int, cpu_rate: float = 1) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency_ms, "downloadThroughput": -1,
+        "uploadThroughput": -1})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
 
 
-def play(browser, url: str, deal: int, goal: str, reduced: bool) -> list[tuple[float, float]]:
-    line = solve(Game(Deal.from_number(deal), goal, 3)).moves
-    if not line:
-        raise SystemExit(f"deal {deal} is not winnable with the {goal} goal")
+def settled(page) -> None:
+    page.wait_for_selector('html[data-inputs="0"]', state="attached", timeout=60_000)
+
+
+def new_game(browser, url: str, deal: int, goal: str):
     context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=url,
-                                  reduced_motion="reduce" if reduced else "no-preference")
+                                  reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"/deal/{deal}?goal={goal}&passes=3")
-    page.wait_for_selector('html[data-inputs="0"]', state="attached")
-    times = []
+    page.goto("/")
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    started = page.request.post(f"/deal/{deal}", form={"goal": goal, "passes": "3",
+                                                       "csrf_token": token}, max_redirects=0)
+    page.goto(started.headers["location"])
+    settled(page)
+    return context, page
+
+
+def play(browser, url: str, deal: int, goal: str, latency: int,
+         cpu_rate: float = 1) -> tuple[list[float], list[float]]:
+    line = solve(Game(Deal.from_number(deal), goal, 3)).moves
+    context, page = new_game(browser, url, deal, goal)
+    conditions(page, latency, cpu_rate)
     for move in line:
-        for selector in selectors(move):
-            times.append(tuple(page.evaluate(CLICK_AND_WAIT, selector)))
-    assert page.get_attribute("#board", "data-status") == "won"
+        if move.op.value == "remove":
+            for card in move.cards:
+                page.click(f'#board button[data-card="{card.name}"]')
+        else:
+            page.keyboard.press("d")
+        settled(page)
+    page.wait_for_selector('#board[data-status="won"]')
+    feel = page.evaluate("window.pyramidFeel")
+    redraws = page.evaluate("window.pyramidRedraws")
     context.close()
-    return times
+    return feel, redraws
 
 
-def report(label: str, times: list[tuple[float, float]]) -> None:
-    for index, name in ((0, "to the swapped board"), (1, "to the next frame")):
-        values = sorted(t[index] for t in times)
-        p90 = values[int(0.9 * (len(values) - 1))]
-        print(f"{label:<22} {name:<22} median {statistics.median(values):6.1f} ms   "
-              f"p90 {p90:6.1f} ms   max {values[-1]:6.1f} ms   (n={len(values)})")
+def ten_draws(browser, url: str, latency: int) -> float:
+    context, page = new_game(browser, url, 42, "standard")
+    conditions(page, latency)
+    began = time.perf_counter()
+    for _ in range(10):
+        page.keyboard.press("d")
+    settled(page)
+    took = time.perf_counter() - began
+    assert page.locator('[data-count="waste"]').inner_text() == "10"
+    context.close()
+    return took
+
+
+def line(label: str, values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    return (f"{label:<44} median {statistics.median(ordered):6.1f} ms   p90 {p90:6.1f} ms   "
+            f"max {ordered[-1]:6.1f} ms   (n={len(ordered)})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deal", type=int, default=617)
     parser.add_argument("--goal", default="wholedeck")
-    parser.add_argument("--rounds", type=int, default=1, help="games per motion setting")
+    parser.add_argument("--rounds", type=int, default=2, help="games per condition")
     args = parser.parse_args()
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if not chromium:
         raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
     from playwright.sync_api import sync_playwright
 
+    print(speed_line())
     with tempfile.TemporaryDirectory() as folder:
         process, url = start_server(Path(folder) / "bench.db")
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium,
                                                      args=["--no-sandbox"])
-                for reduced in (False, True):
-                    times: list[tuple[float, float]] = []
+                for latency in (0, 150):
+                    feel, redraws = [], []
                     for _ in range(args.rounds):
-                        times += play(browser, url, args.deal, args.goal, reduced)
-                    report("reduced motion" if reduced else "with motion", times)
+                        got_feel, got_redraws = play(browser, url, args.deal, args.goal,
+                                                     latency)
+                        feel += got_feel
+                        redraws += got_redraws
+                    print(line(f"press to painted, +{latency} ms latency", feel))
+                    print(line(f"an answer drawn in, +{latency} ms latency", redraws))
+                _, slow_redraws = play(browser, url, args.deal, args.goal, 0, cpu_rate=4)
+                print(line("an answer drawn in, CPU slowed 4x", slow_redraws))
+                draws = [1000 * ten_draws(browser, url, 300) for _ in range(5)]
+                print(line("ten D presses to in step, +300 ms latency", draws))
                 browser.close()
         finally:
             process.terminate()

@@ -467,6 +467,7 @@
 
   /* --- drawing an answer ------------------------------------------------------------------- */
   function redraw(html) {
+    var began = performance.now();
     var page = document.createElement("template");
     page.innerHTML = html;
     var fresh = page.content.querySelector("#board");
@@ -494,6 +495,7 @@
     keepFocus(focused);
     roving();
     startClock();
+    window.pyramidRedraws.push(performance.now() - began);
     return !!(region && region.querySelector("[data-refused]"));
   }
   function focusOnBoard() {
@@ -757,8 +759,9 @@
     }, 1000);
   }
 
-  /* --- how long a press takes to show (bench/play_feel.py reads these) -------------------- */
+  /* --- how long a press takes to show, and an answer to draw (bench/play_feel.py) -------- */
   window.pyramidFeel = [];
+  window.pyramidRedraws = [];
   var afterPaint = new MessageChannel();
   var painted = [];
   afterPaint.port1.onmessage = function () {
