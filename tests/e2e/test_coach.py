@@ -111,10 +111,12 @@ def test_pressing_d_with_no_passes_left_says_so(page):
     expect(page.locator("#message [data-refused]")).to_contain_text("no passes are left")
 
 
-@pytest.mark.parametrize(("width", "height"), [(844, 390), (1920, 1080)])
-def test_the_board_fits_the_screen(browser, server, width, height):
+@pytest.mark.parametrize(("width", "height", "phone"),
+                         [(844, 390, True), (360, 640, True), (390, 844, True),
+                          (844, 390, False), (1920, 1080, False)])
+def test_the_board_fits_the_screen(browser, server, width, height, phone):
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=server.url)
+                                  base_url=server.url, has_touch=phone, is_mobile=phone)
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
@@ -130,5 +132,12 @@ def test_the_board_fits_the_screen(browser, server, width, height):
         card = page.locator("#board .card.in-pyramid").first.bounding_box()
         if width >= 1920:
             assert card["width"] > 100  # the cards grow to use a big screen
+        if phone:
+            # A finger's target: the face-down stock draws, at least 24 px either way; no key
+            # badges or keyboard help on a touch screen.
+            back = page.locator("#board [data-stock-back]").bounding_box()
+            assert back["width"] >= 24 and back["height"] >= 24
+            assert page.locator(".key-badge").first.is_hidden()
+            assert page.locator("[data-keyboard-help]").is_hidden()
     finally:
         context.close()
