@@ -242,7 +242,7 @@ def main() -> None:
                 print(f"{goal + f' {passes}p':<14}{len(t):>7}{1000 * statistics.median(t):>11.2f}"
                       f"{1000 * percentile(t, 0.99):>9.1f}{1000 * max(t):>9.1f}", flush=True)
         return
-    header = (f"{'variant':<14}{'wins':>11}{'mean ms':>9}{'(x)':>7}{'median':>8}{'p99 ms':>9}"
+    header = (f"{'variant':<16}{'wins':>13}{'mean ms':>9}{'(x)':>7}{'median':>8}{'p99 ms':>9}"
               f"{'max ms':>9}{'(x)':>7}{'(deal)':>8}{'mean nodes':>12}{'median':>9}"
               f"{'p99 nodes':>11}{'max nodes':>11}{'deals/s':>9}"
               + (f"{'par':>7}{'line':>7}" if args.par else "")
@@ -259,7 +259,7 @@ def main() -> None:
             label = f"{goal} {f'{passes}p' if passes else 'unl'}{' ov' if args.overlap else ''}"
             low, high = wilson(r["wins"], r["deals"] - r["undecided"])
             wins = f"{r['wins']}/{r['deals']}"
-            print(f"{label:<14}{wins:>11}{r['mean_ms']:>9.2f}{r['mean_ms'] / 1000 / unit:>7.3f}"
+            print(f"{label:<16}{wins:>13}{r['mean_ms']:>9.2f}{r['mean_ms'] / 1000 / unit:>7.3f}"
                   f"{r['median_ms']:>8.2f}{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}"
                   f"{r['max_ms'] / 1000 / unit:>7.2f}{r['slowest_deal']:>8}"
                   f"{r['mean_nodes']:>12.0f}{r['median_nodes']:>9.0f}{r['p99_nodes']:>11.0f}"
