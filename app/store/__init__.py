@@ -24,6 +24,7 @@ from .games import (
     preview,
     reload,
     save_position,
+    won_daily,
 )
 from .players import remember_winnable_only, wants_winnable_only
 from .stats import (
@@ -85,4 +86,5 @@ __all__ = [
     "set_display_name",
     "statistics",
     "wants_winnable_only",
+    "won_daily",
 ]

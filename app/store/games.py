@@ -46,6 +46,7 @@ __all__ = [
     "record_result",
     "reload",
     "save_position",
+    "won_daily",
 ]
 
 
@@ -110,7 +111,7 @@ def record_result(session: Session, record: GameRecord) -> None:
 
 def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
                now: datetime | None = None, *, daily: date | None = None,
-               winnable_only: bool = False) -> tuple[GameRecord, Game]:
+               winnable_only: bool = False, rated: bool = True) -> tuple[GameRecord, Game]:
     """A new game's row (no moves yet), not stored: ``create_game`` stores it; ``preview``
     shows it before anyone has played (a GET never stores anything)."""
     game = Game(deal, goal, passes)  # validates goal and passes the engine's way
@@ -130,6 +131,7 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
         hints_used=0,
         daily=daily,
         winnable_only=winnable_only,
+        rated=rated,
         created_at=now,
         updated_at=now,
     )
@@ -140,13 +142,13 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
 
 def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
                 now: datetime | None = None, *, daily: date | None = None,
-                winnable_only: bool = False) -> GameRecord:
+                winnable_only: bool = False, rated: bool = True) -> GameRecord:
     """Store a new game (no moves yet) and return it; the caller's transaction commits it.
 
     ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
-    solver's proven-winnable deals."""
+    solver's proven-winnable deals; ``rated`` False a game played "not counted"."""
     record, _ = new_record(player_id, deal, goal, passes, now, daily=daily,
-                           winnable_only=winnable_only)
+                           winnable_only=winnable_only, rated=rated)
     record.id = new_game_id()
     session.add(record)
     session.flush()
@@ -155,6 +157,15 @@ def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, 
 
 def get_game(session: Session, game_id: str) -> GameRecord | None:
     return session.get(GameRecord, game_id)
+
+
+def won_daily(session: Session, player_id: str, day: date, goal: Goal | str,
+              passes: int) -> GameRecord | None:
+    """The player's won deal of the day ``day`` under these rules, if they have won it."""
+    return session.scalars(select(GameRecord).where(
+        GameRecord.player_id == player_id, GameRecord.daily == day,
+        GameRecord.goal == str(goal), GameRecord.passes == passes,
+        GameRecord.status == GameStatus.WON).limit(1)).first()
 
 
 def latest_unfinished(session: Session, player_id: str) -> GameRecord | None:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -69,6 +70,11 @@ class GameRecord(Base):
     daily: Mapped[date | None] = mapped_column(Date)
     # Dealt from the solver's proven-winnable deals ("Winnable deals only").
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # False for a game played "not counted" (a retry from before the losing move, a won deal
+    # of the day played again): it stays out of the statistics.
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The fewest moves that win the deal under these rules, kept once a won game asks for it.
+    par: Mapped[int | None] = mapped_column(SmallInteger)
     # Set once, when a counted game ends (app/store/games.py record_result): its place in the
     # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
     # within its variant and over all variants. Streak figures are then plain aggregates.
@@ -94,7 +100,7 @@ class GameRecord(Base):
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         # Statistics: the aggregate per variant reads only this index (it covers the query).
         Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",
-              "status", "move_count", "cleared", "seconds", "streak", "streak_all"),
+              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated"),
         # Results in order: the history (all variants) and the charts (one variant).
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
@@ -113,8 +119,9 @@ class GameRecord(Base):
 
     @property
     def counted(self) -> bool:
-        """Whether the game is in the statistics: it ended, and had at least one move."""
-        return self.game_status.ended and self.move_count > 0
+        """Whether the game is in the statistics: it ended, had at least one move, and was
+        not played "not counted"."""
+        return self.game_status.ended and self.move_count > 0 and self.rated
 
 
 class Player(Base):
@@ -145,4 +152,5 @@ class DealVerdict(Base):
     winnable: Mapped[bool | None] = mapped_column(Boolean)
     moves: Mapped[int | None] = mapped_column(Integer)
     nodes: Mapped[int] = mapped_column(BigInteger)
+    par: Mapped[int | None] = mapped_column(SmallInteger)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -80,8 +80,10 @@ class Statistics:
 
 
 def counted(player_id: str) -> ColumnElement[bool]:
-    """The games in a player's statistics: ended, with at least one move."""
-    return and_(G.player_id == player_id, G.status.in_(ENDED), G.move_count > 0)
+    """The games in a player's statistics: ended, with at least one move, and rated (not
+    played "not counted")."""
+    return and_(G.player_id == player_id, G.status.in_(ENDED), G.move_count > 0,
+                G.rated.is_(True))
 
 
 def _flag(status: str) -> ColumnElement[int]:

@@ -23,7 +23,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.engine import Deal, IllegalMove, Move, Variant, game_over
+from app.engine import Deal, Game, IllegalMove, Move, Variant, game_over
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -180,13 +180,14 @@ def _committed_start(session: Session, make) -> GameRecord:
 
 
 def start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
-          daily: date | None = None, winnable_only: bool = False) -> GameRecord:
+          daily: date | None = None, winnable_only: bool = False,
+          rated: bool = True) -> GameRecord:
     """A new game; the player's games in progress with moves become abandoned."""
 
     def make() -> GameRecord:
         abandon_in_progress(session, player_id)
         return create_game(session, player_id, deal, variant.goal, variant.passes,
-                           daily=daily, winnable_only=winnable_only)
+                           daily=daily, winnable_only=winnable_only, rated=rated)
 
     return _committed_start(session, make)
 
@@ -201,6 +202,26 @@ def restart(session: Session, loaded: LoadedGame, player_id: str, today: date) -
     daily = record.daily if record.daily == today else None
     return reusable_start(session, player_id, game.deal, game.variant,
                           daily=daily, winnable_only=record.winnable_only)
+
+
+def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> GameRecord:
+    """A new game of the same deal and rules, not counted in the statistics, with the first
+    ``before - 1`` moves of this one played: "try again from move ``before``", the position
+    before the move that lost it (an ended game takes no undo). Games in progress with moves
+    are abandoned, as for any new game."""
+    moves = loaded.game.moves[:max(0, before - 1)]
+    game = loaded.game
+
+    def make() -> GameRecord:
+        abandon_in_progress(session, player_id)
+        record = create_game(session, player_id, game.deal, game.goal, game.passes,
+                             rated=False)
+        if moves:
+            save_position(session, record, Game.replay(game.deal, game.goal, game.passes,
+                                                       moves))
+        return record
+
+    return _committed_start(session, make)
 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,

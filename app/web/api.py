@@ -139,6 +139,8 @@ class GameState(BaseModel):
     hints_used: int
     winnable_only: bool = Field(description="Dealt from the proven-winnable deals")
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
+    counted: bool = Field(description="False for a game played again (a try again, a won deal "
+                                      "of the day replayed): not in the statistics")
     elapsed_seconds: int
     started_at: str
     finished_at: str | None

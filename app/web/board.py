@@ -31,6 +31,8 @@ from app.web.view import (
     board_context,
     describe_hint,
     describe_played,
+    describe_step,
+    drawn_by,
     say_move,
     with_symbols,
 )
@@ -350,10 +352,11 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     moves = loaded.game.moves
     lost_move = (moves[found.lost_at - 1]
                  if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
+    drawn = drawn_by(loaded.game, found.lost_at) if lost_move else None
     context = {"record": record, "game": loaded.game, "found": found, "busy": busy,
-               "lost_move": say_move(lost_move).capitalize() if lost_move else None,
-               "lost_move_text": with_symbols(lost_move.to_text()) if lost_move else None,
+               "lost_move": say_move(lost_move, drawn).capitalize() if lost_move else None,
+               "lost_move_text": describe_step(lost_move, drawn) if lost_move else None,
                "better": say_move(found.better_move) if found and found.better_move else None,
-               "ended": record.game_status.ended}
+               "ended": record.game_status.ended, "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "analysis.html", context, **blocks)

@@ -34,6 +34,7 @@ from app.store import (
     preview,
     remember_winnable_only,
     wants_winnable_only,
+    won_daily,
 )
 from app.web import actions
 from app.web.board import (
@@ -263,9 +264,15 @@ def daily_of(day: date | None) -> date | None:
 def daily(request: Request, session: SessionDep, player_id: PlayerDep,
           goal: GoalQuery = None, passes: PassesQuery = None) -> Response:
     """Today's deal (UTC) for these rules: the same for everyone, from the proven-winnable
-    deals (``odds.daily_deal``)."""
+    deals (``odds.daily_deal``). Won already today: the result, and the deal again, not
+    counted."""
     variant = read_variant(goal, passes)
     day = today().date()
+    won = won_daily(session, player_id, day, variant.goal, variant.passes)
+    if won is not None:
+        return templates.TemplateResponse(request, "daily_won.html", {
+            "record": won, "variant": variant, "fields": rules_query(variant)},
+            headers=NO_STORE)
     query = {**rules_query(variant), "day": day.isoformat()}
     return shown(request, session, player_id,
                  deal=Deal.from_number(odds.daily_deal(day, variant)), variant=variant,
@@ -308,6 +315,23 @@ async def daily_hint(request: Request, session: SessionDep, player_id: PlayerDep
     return went_on(request, await give_hint(request, session, player_id, started), started)
 
 
+@router.post("/daily/again", name="daily_again")
+def daily_again(request: Request, session: SessionDep, player_id: PlayerDep,
+                goal: GoalField = None, passes: PassesField = None,
+                confirm: ConfirmField = None) -> Response:
+    """Today's deal played again after a win: an ordinary game, not counted (the day's result
+    stands)."""
+    variant = read_variant(goal, passes)
+    deal = Deal.from_number(odds.daily_deal(today().date(), variant))
+    current = actions.in_progress(session, player_id)
+    if current is not None and not confirm:
+        return ask_to_abandon(request, current, action=path_for(request, "daily_again"),
+                              fields=rules_query(variant),
+                              starting="the deal of the day again, not counted")
+    record = actions.start(session, player_id, deal, variant, rated=False)
+    return see_other(path_for(request, "board", game_id=record.id))
+
+
 @router.post("/daily", name="daily_start")
 def daily_start(request: Request, session: SessionDep, player_id: PlayerDep,
                 goal: GoalField = None, passes: PassesField = None) -> Response:
@@ -337,6 +361,27 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
             request, current, action=path_for(request, "restart", game_id=loaded.record.id),
             fields={}, starting=f"this deal again from the start ({loaded.game.variant.label})")
     fresh = actions.restart(session, loaded, player_id, today().date())
+    return see_other(path_for(request, "board", game_id=fresh.id))
+
+
+@router.post("/games/{game_id}/retry", name="retry")
+def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+          before: Annotated[int, Form(ge=1, le=10_000)],
+          confirm: ConfirmField = None) -> Response:
+    """Try again from move ``before`` of an ended game: a new game, not counted, at the position
+    before that move (the move that lost it, say)."""
+    if not loaded.record.game_status.ended:
+        raise PageError(409, "Not finished yet", "Undo takes moves back in a game in progress.",
+                        link=(path_for(request, "board", game_id=loaded.record.id),
+                              "Go to the game"))
+    before = min(before, len(loaded.game.moves) + 1)
+    current = actions.in_progress(session, player_id)
+    if current is not None and not confirm:
+        return ask_to_abandon(request, current,
+                              action=path_for(request, "retry", game_id=loaded.record.id),
+                              fields={"before": before},
+                              starting=f"this deal again from move {before}, not counted")
+    fresh = actions.retry(session, loaded, player_id, before)
     return see_other(path_for(request, "board", game_id=fresh.id))
 
 

@@ -26,7 +26,7 @@ from app.web.htmx import is_htmx
 from app.web.links import deal_path, path_for
 from app.web.statsview import RESULT_LABELS
 from app.web.templating import templates
-from app.web.view import board_context, describe_step, format_duration
+from app.web.view import board_context, described_steps, format_duration
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
@@ -79,19 +79,23 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     shown = game.copy()  # the final position, walked back to the step shown
     while len(shown.moves) > step:
         shown.undo()
+    # At the point a winning line starts, its first move (the better move) is marked.
+    better = (moves[win_from].cards if win_from is not None and step == win_from < last
+              else ())
     context: dict[str, Any] = board_context(record, shown, elapsed=record.seconds or 0,
-                                            can_play=False, replay=True)
+                                            can_play=False, replay=True,
+                                            hinted=tuple(card.name for card in better))
     context.update(
         step=step,
         last=last,
-        steps=[describe_step(move) for move in moves],
+        steps=described_steps(game),
         autoplay=play and step < last,
         win_from=win_from,
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=game_id)
         + ("&" if win_from is not None else "?") + "step=",
         owner_name=owner_name,
-        result=record.status,
-        result_label=RESULT_LABELS[record.status],
+        result="won" if win_from is not None else record.status,
+        result_label="A win" if win_from is not None else RESULT_LABELS[record.status],
         lost_at=lost_at,
         result_reason=ended_reason(record.game_status, outcome),
         duration=format_duration(record.seconds or 0),

@@ -49,10 +49,10 @@ def describe_played(move: Move, game: Game) -> str:
     return said
 
 
-def say_move(move: Move) -> str:
-    """A move in a sentence's middle: ``remove 5♥ and 8♣``, ``draw a card from the stock``."""
+def say_move(move: Move, drawn: Card | None = None) -> str:
+    """A move in a sentence's middle: ``remove 5♥ and 8♣``, ``draw 8♠ from the stock``."""
     if move.op is Op.DRAW:
-        return "draw a card from the stock"
+        return f"draw {drawn.symbol} from the stock" if drawn else "draw a card from the stock"
     if move.op is Op.RECYCLE:
         return "turn the waste over for the next pass"
     return "remove " + " and ".join(card.symbol for card in move.cards)
@@ -136,13 +136,33 @@ def status_of(record: Any, game: Game) -> GameStatus:
     return stored if stored.ended else game.status
 
 
-def describe_step(move: Move) -> str:
-    """A move in a replay's move list: ``5♥ + 8♣``, ``K♠``, ``Draw``, ``Recycle``."""
+def describe_step(move: Move, drawn: Card | None = None) -> str:
+    """A move in a replay's move list: ``5♥ + 8♣``, ``K♠``, ``Draw 8♠`` (the card drawn, when
+    known), ``Recycle``."""
     if move.op is Op.DRAW:
-        return "Draw"
+        return f"Draw {drawn.symbol}" if drawn else "Draw"
     if move.op is Op.RECYCLE:
         return "Recycle"
     return " + ".join(card.symbol for card in move.cards)
+
+
+def described_steps(game: Game) -> list[str]:
+    """Each of ``game``'s moves in words, a draw with the card it drew (the game is replayed
+    from its deal to see each draw's card)."""
+    position = Game(game.deal, game.goal, game.passes)
+    steps = []
+    for move in game.moves:
+        steps.append(describe_step(move, position.stock_top))
+        position.play(move)
+    return steps
+
+
+def drawn_by(game: Game, number: int) -> Card | None:
+    """The card move ``number`` (1-based) of ``game`` drew, when it is a draw."""
+    position = Game(game.deal, game.goal, game.passes)
+    for move in game.moves[:number - 1]:
+        position.play(move)
+    return position.stock_top if game.moves[number - 1].op is Op.DRAW else None
 
 
 def partners(game: Game) -> dict[str, str]:
@@ -205,7 +225,9 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "partners": partners(game) if can_move else {},
         "covers": covers(game) if can_move else {},
         "can_play": owner,
-        "hinted": set(hinted) & selectable,
+        # A replay marks the cards of a move it points at (the better move), though nothing
+        # on it can be played.
+        "hinted": set(hinted) if replay else set(hinted) & selectable,
         "hinted_action": hinted_action if can_move else None,
         "refused": set(refused),
         "leaving": leaving_cards(game, removed) if not replay else [],
@@ -256,6 +278,7 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "hints_used": record.hints_used or 0,
         "winnable_only": bool(record.winnable_only),
         "daily": record.daily.isoformat() if record.daily else None,
+        "counted": bool(record.rated),
         "elapsed_seconds": elapsed,
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,

@@ -144,4 +144,9 @@ def test_the_lost_banner_and_the_replay_name_the_losing_move(app, client):
         assert replay.status_code == 200 and "data-losing-move" in replay.text
         line = stranger.get(watch.replace("&amp;", "&") + "&step=999")
         assert line.status_code == 200 and "data-winning-line" in line.text
-        assert 'data-result="lost"' in line.text
+        # The solver's line is a win, told apart from the player's moves (issue 14).
+        assert 'data-result="won"' in line.text and "A winning line" in line.text
+        assert "data-solver-move" in line.text
+        at_start = stranger.get(watch.replace("&amp;", "&"))
+        assert at_start.text.count("card") and 'class="card' in at_start.text
+        assert "hinted" in at_start.text.split('id="board"', 1)[1].split("</section>", 1)[0]

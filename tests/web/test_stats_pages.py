@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app import odds
-from app.engine import Deal, Game, Move
+from app.engine import Deal, Game, Move, Variant
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import GameRecord
@@ -342,3 +342,83 @@ def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
     assert f'data-daily-day="{today.isoformat()}"' in block
     assert "#4242" in block and "result-won" in block and "result-lost" in block
     assert "Whole deck goal, 3 passes" in block
+
+
+def lose_winnable(client) -> str:
+    """Deal 2, one pass, can be won; drawing first throws the win away."""
+    game_id = create(client, deal=2, passes=1)
+    assert play(client, game_id, lose_line(2))["status"] == "lost"
+    return game_id
+
+
+def test_try_again_from_the_losing_move_is_a_game_not_counted(client, other_client):
+    lost_id = lose_winnable(client)
+    analysis = client.get(f"/games/{lost_id}/analysis").text
+    match = re.search(r'name="before" value="(\d+)"', analysis)
+    assert match and 'data-action="retry"' in analysis
+    before = int(match.group(1))
+    moved = client.post(f"/games/{lost_id}/retry", data={"before": str(before)},
+                        follow_redirects=False)
+    assert moved.status_code == 303, moved.text
+    retry_id = moved.headers["location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{retry_id}").json()
+    # The position before the losing move, the same deal and rules, not counted.
+    assert state["status"] == "playing" and not state["counted"]
+    assert state["moves"] == [m.to_dict() for m in lose_line(2)[:before - 1]]
+    assert (state["deal"], state["goal"], state["passes"]) == (2, "standard", 1)
+    assert "data-not-counted" in client.get(f"/games/{retry_id}").text
+    # Played to its end, it stays out of the statistics: one game, one loss.
+    play(client, retry_id, lose_line(2)[before - 1:])
+    html = client.get("/stats").text
+    assert figure(html, "total", "played") == "1"
+    assert html.count("data-game=") == 1
+    # An ended game only, and only its player's.
+    assert other_client.post(f"/games/{lost_id}/retry", data={"before": "1"}).status_code == 403
+    playing = create(client, deal=7)
+    refused = client.post(f"/games/{playing}/retry", data={"before": "1"})
+    assert refused.status_code == 409 and "Undo" in refused.text
+
+
+def test_try_again_asks_before_abandoning_a_game_in_progress(client):
+    lost_id = lose(client)
+    other = create(client, deal=9)
+    client.post(f"/api/games/{other}/moves", json={"op": "draw"})
+    asked = client.post(f"/games/{lost_id}/retry", data={"before": "3"})
+    assert asked.status_code == 200 and "data-confirm-abandon" in asked.text
+    assert client.get(f"/api/games/{other}").json()["status"] == "playing"
+    for bad in ("0", "x", ""):
+        refused = client.post(f"/games/{lost_id}/retry", data={"before": bad})
+        assert refused.status_code == 400 and "before" in refused.text
+    done = client.post(f"/games/{lost_id}/retry", data={"before": "3", "confirm": "1"},
+                       follow_redirects=False)
+    assert done.status_code == 303
+    assert client.get(f"/api/games/{other}").json()["status"] == "abandoned"
+
+
+def test_a_won_deal_of_the_day_shows_the_result_and_plays_again_not_counted(client):
+    today = datetime.now(UTC).date()
+    number = odds.daily_deal(today, Variant("standard", 3))
+    line = solve(Game(Deal.from_number(number), "standard", 3)).moves
+    started = client.post("/daily/play?goal=standard&passes=3",
+                          data={"action": "draw"} if line[0].op.value == "draw"
+                          else {"card": line[0].cards[0].name}, follow_redirects=False)
+    assert started.status_code == 303, started.text
+    daily_id = started.headers["location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{daily_id}").json()
+    done = [Move.from_dict(m) for m in state["moves"]]
+    game = Game.replay(Deal.from_number(number), "standard", 3, done)
+    rest = solve(game).moves
+    assert play(client, daily_id, rest)["status"] == "won"
+    page = client.get("/daily?goal=standard&passes=3")
+    assert page.status_code == 200 and "data-daily-won" in page.text
+    assert f'/games/{daily_id}/replay' in page.text
+    # Other rules are another deal of the day, not yet won.
+    assert "data-daily-won" not in client.get("/daily?goal=wholedeck&passes=3").text
+    again = client.post("/daily/again", data={"goal": "standard", "passes": "3"},
+                        follow_redirects=False)
+    assert again.status_code == 303
+    again_state = client.get(again.headers["location"].replace("/games/", "/api/games/")).json()
+    assert again_state["deal"] == number and again_state["daily"] is None
+    assert not again_state["counted"]
+    html = client.get("/stats").text
+    assert figure(html, "total", "played") == "1"
