@@ -227,10 +227,17 @@ def _covers(low: int, high: int) -> bool:
     return False
 
 
+def salvage_score(game: Game) -> tuple[int, int]:
+    """How good a lost position still is: the cards removed plus those that could still go,
+    then the cards removed. Counting the removed cards too is why a free King is taken rather
+    than a card drawn: removing it costs nothing that could still be removed."""
+    return game.cards_removed + removable_cards(game), game.cards_removed
+
+
 def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT,
          solution: Solution | None = None) -> Hint:
-    """The first move of a winning line, or, when none exists, the move that keeps most cards
-    removable (ties go to the move that removes most cards, then to the engine's move order).
+    """The first move of a winning line, or, when none exists, the move with the best
+    ``salvage_score`` (ties go to the engine's move order).
     ``solution`` is the position's solve when the caller has made it already."""
     if game.is_over():
         return Hint(None, None, game_over(game.status, game.outcome()))
@@ -243,7 +250,7 @@ def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT,
     best_score = (-1, -1)
     for move in game.legal_moves:
         game.play(move)
-        score = (removable_cards(game), game.cards_removed)
+        score = salvage_score(game)
         game.undo()
         if score > best_score:
             best, best_score = move, score

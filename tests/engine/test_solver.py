@@ -25,6 +25,7 @@ from app.engine.solver import (
     hint,
     reference_solve,
     removable_cards,
+    salvage_score,
     solve,
 )
 
@@ -145,10 +146,29 @@ def test_hint_when_no_win_is_left_keeps_most_cards_removable():
     scores = []
     for move in game.legal_moves:
         game.play(move)
-        scores.append((removable_cards(game), game.cards_removed))
+        scores.append((game.cards_removed + removable_cards(game), game.cards_removed))
         game.undo()
     game.play(advice.move)
-    assert (removable_cards(game), game.cards_removed) == max(scores)
+    assert salvage_score(game) == max(scores)
+
+
+def test_when_no_win_is_left_a_free_king_is_taken_rather_than_a_draw():
+    # Found in play: a lost position with a King free, and the hint said to draw.
+    seen = 0
+    for number in range(1, 40):
+        game = Game(Deal.from_number(number), "standard", 1)
+        rng = random.Random(number)
+        while not game.is_over():
+            kings = [m for m in game.legal_moves if len(m.cards) == 1 and m.cards[0].is_king]
+            if kings and Move.draw() in game.legal_moves and solve(game).winnable is False:
+                advice = hint(game)
+                assert advice.move != Move.draw(), (number, game.moves)
+                assert advice.move.cards and advice.move.cards[0].rank + (
+                    advice.move.cards[1].rank if len(advice.move.cards) == 2 else 0) == 13
+                seen += 1
+                break
+            game.play(rng.choice([m for m in game.legal_moves if m not in kings] or kings))
+    assert seen >= 5
 
 
 def test_hint_on_a_finished_game_has_no_move():
