@@ -75,6 +75,13 @@ class GameRecord(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # The fewest moves that win the deal under these rules, kept once a won game asks for it.
     par: Mapped[int | None] = mapped_column(SmallInteger)
+    # The score (rules page; app/engine/score.py), fixed when the game ends (NULL before).
+    score: Mapped[int | None] = mapped_column(Integer)
+    # The signed token of the challenge link this game was started from (app/web/challenge.py).
+    challenge: Mapped[str | None] = mapped_column(String(600))
+    # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    paused_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Set once, when a counted game ends (app/store/games.py record_result): its place in the
     # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
     # within its variant and over all variants. Streak figures are then plain aggregates.
@@ -107,6 +114,8 @@ class GameRecord(Base):
         Index("ix_games_player_daily", "player_id", "daily"),
         # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
         Index("ix_games_deal_number", "deal_number"),
+        # How everyone did on one deal under one set of rules (the deal page's results).
+        Index("ix_games_deal_variant", "deal_number", "goal", "passes", "status"),
     )
 
     @property
@@ -133,8 +142,27 @@ class Player(Base):
     display_name: Mapped[str | None] = mapped_column(String(40))
     # "Winnable deals only", remembered from the new-game form.
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The settings page's choices as JSON text (theme, card back, sound ...); NULL: defaults.
+    preferences: Mapped[str | None] = mapped_column(Text)
+    # Opted in to be named on a deal's results (under display_name); others are only counted.
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class DeviceLink(Base):
+    """A link that moves a player's identity to another browser. Only a hash of its secret is
+    kept; revoked links are kept too, so that using one says "revoked" rather than "unknown"."""
+
+    __tablename__ = "device_links"
+
+    secret_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_device_links_player", "player_id"),)
 
 
 class DealVerdict(Base):
