@@ -17,6 +17,7 @@ from sqlalchemy import text
 from app.prestart import alembic_config, migrate
 from app.settings import Settings
 from app.store import Database
+from app.store.models import Base
 
 SECRET = "test-secret-key-0123456789-abcdefghijklmnop"
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
@@ -30,9 +31,7 @@ def _reset_postgres(url: str) -> None:
 
     database = Database(url)
     with database.engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS games"))
-        connection.execute(text("DROP TABLE IF EXISTS players"))
-        connection.execute(text("DROP TABLE IF EXISTS deal_verdicts"))
+        Base.metadata.drop_all(connection)  # every table the models know, and only those
         connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
     database.dispose()
     command.upgrade(alembic_config(url), "head")
