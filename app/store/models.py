@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.engine import GameStatus, Variant
+from app.engine import Game, GameStatus, Score, Variant, score
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status.value for status in GameStatus if status.ended)
@@ -125,6 +125,12 @@ class GameRecord(Base):
     @property
     def variant(self) -> Variant:
         return Variant(self.goal, self.passes)  # type: ignore[arg-type]
+
+    def score_of(self, game: Game) -> Score:
+        """The score of ``game`` (this record's position) with this record's hints, undos and
+        time: the time bonus once won, from the seconds fixed at the end."""
+        return score(game, hints=self.hints_used or 0, undos=self.undo_count or 0,
+                     seconds=self.seconds)
 
     @property
     def counted(self) -> bool:
