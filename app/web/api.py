@@ -139,6 +139,8 @@ class GameState(BaseModel):
     hints_used: int
     score: int = Field(description="The score so far (the rules page says how it is made); "
                                    "fixed when the game ends")
+    par: int | None = Field(description="A won game's par (the fewest moves that win the "
+                                        "deal), once known; null before")
     winnable_only: bool = Field(description="Dealt from the proven-winnable deals")
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
     counted: bool = Field(description="False for a game played again (a try again, a won deal "

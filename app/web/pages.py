@@ -28,7 +28,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, starting
+from app.web import actions, results, starting
 from app.web.board import (
     NO_STORE,
     BoardInputDep,
@@ -42,6 +42,7 @@ from app.web.errors import PageError
 from app.web.htmx import see_other
 from app.web.links import path_for, rules_query
 from app.web.params import DealNumber
+from app.web.results import ChallengeQuery
 from app.web.starting import (
     ConfirmField,
     GoalField,
@@ -118,27 +119,43 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
 # --- deal links ------------------------------------------------------------------------------
 @router.get("/deal/{number}", name="deal_link")
 def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
-              goal: GoalQuery = None, passes: PassesQuery = None) -> Response:
-    """The share link: deal ``number`` with these rules, ready to play."""
+              goal: GoalQuery = None, passes: PassesQuery = None,
+              challenge: ChallengeQuery = None) -> Response:
+    """The share link: deal ``number`` with these rules, ready to play; with ``challenge``,
+    the result to beat (``results``); and how everyone did on the deal."""
     variant = read_variant(goal, passes)
-    rules = rules_query(variant)
-    return shown(request, session, player_id, deal=Deal.from_number(number), variant=variant,
-                 urls=BoardUrls(play=path_for(request, "deal_play", query=rules, number=number),
-                                hint=path_for(request, "deal_hint", query=rules,
+    deal = Deal.from_number(number)
+    query = {**rules_query(variant), "challenge": challenge or None}
+    extras = results.deal_page_extras(request, session, player_id, deal, variant, challenge)
+    return shown(request, session, player_id, deal=deal, variant=variant,
+                 urls=BoardUrls(play=path_for(request, "deal_play", query=query, number=number),
+                                hint=path_for(request, "deal_hint", query=query,
                                               number=number)),
-                 start=path_for(request, "deal_start", number=number), fields=rules,
-                 starting=f"deal #{number} ({variant.label})")
+                 start=path_for(request, "deal_start", number=number),
+                 fields={k: v for k, v in query.items() if v is not None},
+                 starting=f"deal #{number} ({variant.label})", extras=extras)
+
+
+def challenged(request: Request, session, token: str | None, number: int,
+               variant: Variant) -> str | None:
+    """The game id a challenge token names (checked again: a POST is its own request)."""
+    if not token:
+        return None
+    return results.read_challenge(request, session, token, Deal.from_number(number),
+                                  variant).game_id
 
 
 @router.post("/deal/{number}/play", name="deal_play")
 def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
               sent: BoardInputDep, goal: GoalQuery = None,
-              passes: PassesQuery = None) -> Response:
+              passes: PassesQuery = None, challenge: ChallengeQuery = None) -> Response:
     """A deal page's first input: it starts the game, then counts as the game's own."""
     variant = read_variant(goal, passes)
     started = first_input_starts(
         request, session, player_id, deal=Deal.from_number(number), variant=variant,
-        ask_at=path_for(request, "deal_link", query=rules_query(variant), number=number))
+        ask_at=path_for(request, "deal_link", number=number,
+                        query={**rules_query(variant), "challenge": challenge}),
+        challenge=challenged(request, session, challenge, number, variant))
     if isinstance(started, Response):
         return started
     return went_on(request, take_input(request, session, player_id, started,
@@ -148,11 +165,13 @@ def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, numbe
 @router.post("/deal/{number}/hint", name="deal_hint")
 async def deal_hint(request: Request, session: SessionDep, player_id: PlayerDep,
                     number: DealNumber, goal: GoalQuery = None,
-                    passes: PassesQuery = None) -> Response:
+                    passes: PassesQuery = None, challenge: ChallengeQuery = None) -> Response:
     variant = read_variant(goal, passes)
     started = await in_thread(lambda: first_input_starts(
         request, session, player_id, deal=Deal.from_number(number), variant=variant,
-        ask_at=path_for(request, "deal_link", query=rules_query(variant), number=number)))
+        ask_at=path_for(request, "deal_link", number=number,
+                        query={**rules_query(variant), "challenge": challenge}),
+        challenge=challenged(request, session, challenge, number, variant)))
     if isinstance(started, Response):
         return started
     return went_on(request, await give_hint(request, session, player_id, started), started)
@@ -160,10 +179,14 @@ async def deal_hint(request: Request, session: SessionDep, player_id: PlayerDep,
 
 @router.post("/deal/{number}", name="deal_start")
 def deal_start(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
-               goal: GoalField = None, passes: PassesField = None) -> Response:
+               goal: GoalField = None, passes: PassesField = None,
+               challenge: Annotated[str | None, Form(max_length=results.TOKEN_MAX)] = None,
+               ) -> Response:
     """Start the deal of a deal link, the player having agreed to leave their game."""
-    record = actions.reusable_start(session, player_id, Deal.from_number(number),
-                                    read_variant(goal, passes))
+    variant = read_variant(goal, passes)
+    record = actions.reusable_start(
+        session, player_id, Deal.from_number(number), variant,
+        challenge=challenged(request, session, challenge, number, variant))
     return see_other(path_for(request, "board", game_id=record.id))
 
 

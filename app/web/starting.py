@@ -80,31 +80,35 @@ def started(request: Request, session, player_id: str, *, deal: Deal, variant: V
 # --- a deal's page: nothing stored before the first input ------------------------------------
 def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
           urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
-          daily: date | None = None) -> Response:
+          daily: date | None = None, extras: dict[str, Any] | None = None) -> Response:
     """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
-    with the first input; the player's untouched game of it if there is one; or, when a game
-    in progress with moves would be abandoned, the question first. A GET stores nothing: link
-    previews, crawlers and prefetching leave no game behind."""
+    with the first input; the player's untouched game of it if there is one (unless the link
+    carries a challenge, which its page shows); or, when a game in progress with moves would
+    be abandoned, the question first. A GET stores nothing: link previews, crawlers and
+    prefetching leave no game behind. ``extras`` go to the page (a challenge, the deal's
+    results)."""
     current = actions.in_progress(session, player_id)
     if current is not None:
         return ask_to_abandon(request, current, action=start, fields=fields, starting=starting)
     latest = latest_unfinished(session, player_id)
-    if latest is not None and actions.is_fresh_game_of(latest, deal, variant):
+    if (latest is not None and actions.is_fresh_game_of(latest, deal, variant)
+            and not (extras or {}).get("challenge_from")):
         return see_other(path_for(request, "board", game_id=latest.id))
     return render_board(request, preview(player_id, deal, variant.goal, variant.passes,
-                                          daily=daily), player_id, urls=urls)
+                                          daily=daily), player_id, urls=urls, extras=extras)
 
 
 def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
-                       variant: Variant, ask_at: str,
-                       daily: date | None = None) -> Response | LoadedGame:
+                       variant: Variant, ask_at: str, daily: date | None = None,
+                       challenge: str | None = None) -> Response | LoadedGame:
     """The game a deal page's first input starts; or, when it would abandon a game in progress
     (started in another tab since the page was drawn), the way to the question instead."""
     if actions.in_progress(session, player_id) is not None:
         if is_htmx(request):
             return Response(status_code=204, headers={"HX-Redirect": ask_at})
         return see_other(ask_at)
-    record = actions.reusable_start(session, player_id, deal, variant, daily=daily)
+    record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
+                                    challenge=challenge)
     return load(session, record.id)
 
 

@@ -26,9 +26,11 @@ from app.store import (
     export_rows,
     history,
     history_size,
+    is_listed,
     recent_results,
     reset_statistics,
     set_display_name,
+    set_listed,
     statistics,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
@@ -67,6 +69,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
     if stats is not None:
         context |= {
             "name": display_name(session, player_id),
+            "listed": is_listed(session, player_id),
             "name_value": name_value,
             "name_error": name_error,
             "name_max": DISPLAY_NAME_MAX,
@@ -116,14 +119,17 @@ def clean_name(raw: str) -> str | None:
 
 @router.post("/stats/name", name="set_name")
 def set_name(request: Request, session: SessionDep, player_id: PlayerDep,
-             name: Annotated[str, Form(max_length=400)] = "") -> Response:
-    """Set, change or (empty) clear the display name shown on the statistics and replays."""
+             name: Annotated[str, Form(max_length=400)] = "",
+             listed: Annotated[str | None, Form(max_length=5)] = None) -> Response:
+    """Set, change or (empty) clear the display name shown on the statistics, replays and
+    challenges; and whether to be named on deals' results (``listed``, opt-in)."""
     try:
         cleaned = clean_name(name)
     except ValueError as exc:
         return render_stats(request, session, player_id, name_error=str(exc), name_value=name,
                             status_code=400)
     set_display_name(session, player_id, cleaned)
+    set_listed(session, player_id, bool(listed))
     session.commit()
     return see_other(path_for(request, "stats"))
 

@@ -278,6 +278,7 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "cards_cleared": game.cards_cleared,
         "hints_used": record.hints_used or 0,
         "score": record.score_of(game).total,
+        "par": record.par,
         "winnable_only": bool(record.winnable_only),
         "daily": record.daily.isoformat() if record.daily else None,
         "counted": bool(record.rated),
