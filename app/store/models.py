@@ -107,7 +107,8 @@ class GameRecord(Base):
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         # Statistics: the aggregate per variant reads only this index (it covers the query).
         Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",
-              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated"),
+              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated",
+              "score", "par"),
         # Results in order: the history (all variants) and the charts (one variant).
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),

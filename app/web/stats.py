@@ -154,8 +154,8 @@ def reset(request: Request, session: SessionDep, player_id: PlayerDep,
 
 # --- export ------------------------------------------------------------------------------------
 EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
-                 "cards_cleared", "cards_to_clear", "moves", "hints", "seconds", "started_at",
-                 "move_list", "replay")
+                 "cards_cleared", "cards_to_clear", "moves", "par", "hints", "seconds", "score",
+                 "started_at", "move_list", "replay")
 
 
 def export_record(row, replay_url: str) -> dict:
@@ -171,8 +171,10 @@ def export_record(row, replay_url: str) -> dict:
         "cards_cleared": row.cleared,
         "cards_to_clear": to_clear,
         "moves": row.move_count,
+        "par": row.par,
         "hints": row.hints_used or 0,
         "seconds": row.seconds,
+        "score": row.score,
         "started_at": iso(row.started_at or row.created_at),
         "move_list": row.moves,
         "replay": replay_url,

@@ -168,3 +168,23 @@ def test_a_deal_page_names_only_the_players_who_chose_to_be_named(client, other_
     client.post("/stats/name", data={"name": "Alice"})
     block = other_client.get(f"/deal/{DEAL}?goal=standard&passes=3").text
     assert "Alice" not in block.split("data-deal-results", 1)[1]
+
+
+def test_statistics_count_the_best_score_and_wins_at_par(client):
+    game = Game(Deal.from_number(DEAL), "standard", 3)
+    shortest = solve(game, shortest=True).moves
+    first = client.post("/api/games", json={"deal": DEAL}).json()["id"]
+    play_on_board(client, first, shortest)
+    # Its par is searched after the win; the second win finds it kept.
+    wait_for(lambda: client.get(f"/api/games/{first}").json()["par"] is not None)
+    second = client.post("/api/games", json={"deal": DEAL}).json()["id"]
+    final = play_on_board(client, second, shortest)
+    html = client.get("/stats").text
+    block = html.split('data-figures="standard-3"', 1)[1].split("</dl>", 1)[0]
+    assert re.search(r'data-figure="wins-at-par">\s*2\s*<', block)
+    assert re.search(rf'data-figure="best-score">\s*{final["score"]:,}\s*<', block)
+    rows = html.split("history-table", 1)[1]
+    assert f'data-par>{len(shortest)}<' in rows and f'data-score>{final["score"]:,}<' in rows
+    exported = client.get("/stats/export.json").json()["games"]
+    assert {g["par"] for g in exported} == {len(shortest)}
+    assert max(g["score"] for g in exported) == final["score"]
