@@ -28,7 +28,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, board, daily, errors, handlers, odds, pages, replay, results, stats
+from app.web import api, board, clock, daily, errors, handlers, odds, pages, replay, results, stats
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
 from app.web.security import (
@@ -182,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(odds.router)
     app.include_router(results.router)
+    app.include_router(clock.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

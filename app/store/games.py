@@ -242,6 +242,9 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     record.cleared = game.cards_cleared
     if record.started_at is None and game.moves:
         record.started_at = now  # the clock starts at the first move
+    if record.paused_at is not None:  # a move ends a pause
+        record.paused_seconds = (record.paused_seconds or 0) + paused_for(record, now)
+        record.paused_at = None
     record.undo_count += undos
     if input_id is not None:
         record.last_input = input_id
@@ -312,14 +315,61 @@ def abandon_in_progress(session: Session, player_id: str, keep: str | None = Non
 
 
 def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
-    """Time from the first move to the end (or to now while the game goes on); 0 before the
-    first move, so the clock starts when play does, not when the page loads."""
+    """Time from the first move to the end (or to now while the game goes on), less the time
+    it was paused; 0 before the first move, so the clock starts when play does, not when the
+    page loads."""
     if record.seconds is not None:
         return record.seconds
     if record.started_at is None:
         return 0
     end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
-    return max(0, int((end - as_utc(record.started_at)).total_seconds()))
+    if record.paused_at is not None:
+        end = min(end, as_utc(record.paused_at))  # the clock stopped there
+    played = (end - as_utc(record.started_at)).total_seconds() - (record.paused_seconds or 0)
+    return max(0, int(played))
+
+
+def pause_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Stop the clock of a game in progress that has started; returns whether it stopped
+    now. A plain UPDATE, not through the version counter: a pause changes no position, so
+    it must not make another tab's next move look stale."""
+    if (record.status != GameStatus.PLAYING or record.started_at is None
+            or record.paused_at is not None):
+        return False
+    now = now or utcnow()
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.status == GameStatus.PLAYING.value,
+                                 GameRecord.paused_at.is_(None))
+        .values(paused_at=now).execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", now)
+    return bool(done.rowcount)
+
+
+def paused_for(record: GameRecord, now: datetime) -> int:
+    """Whole seconds of the pause going on (0 when not paused)."""
+    if record.paused_at is None:
+        return 0
+    return max(0, int((now - as_utc(record.paused_at)).total_seconds()))
+
+
+def resume_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Start a paused game's clock again; returns whether it was paused. Only the pause that
+    was read is ended (a pause and a resume from two tabs at once cannot both count)."""
+    if record.paused_at is None:
+        return False
+    now = now or utcnow()
+    total = (record.paused_seconds or 0) + paused_for(record, now)
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.paused_at == record.paused_at)
+        .values(paused_at=None, paused_seconds=total)
+        .execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", None)
+        set_committed_value(record, "paused_seconds", total)
+    return bool(done.rowcount)
 
 
 def count_hint(session: Session, record: GameRecord) -> None:
