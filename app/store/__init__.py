@@ -4,6 +4,7 @@ The store speaks in engine terms (Deal, Goal, Move) at its edges, so the web lay
 SQL and the engine never learns about the database.
 """
 
+from .days import DayResult, days_won, month_results
 from .db import Database
 from .games import (
     GameConflict,
@@ -68,6 +69,7 @@ __all__ = [
     "DailyResult",
     "DailyStreak",
     "Database",
+    "DayResult",
     "DealResults",
     "Figures",
     "GameConflict",
@@ -83,6 +85,7 @@ __all__ = [
     "create_game",
     "daily_results",
     "daily_streak",
+    "days_won",
     "deal_of",
     "deal_results",
     "deal_verdicts",
@@ -99,6 +102,7 @@ __all__ = [
     "load",
     "load_game",
     "mark_abandoned",
+    "month_results",
     "moves_of",
     "pause_game",
     "preview",

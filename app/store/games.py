@@ -112,7 +112,8 @@ def record_result(session: Session, record: GameRecord) -> None:
 def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
                now: datetime | None = None, *, daily: date | None = None,
                winnable_only: bool = False, rated: bool = True,
-               challenge: str | None = None) -> tuple[GameRecord, Game]:
+               challenge: str | None = None,
+               late_daily: date | None = None) -> tuple[GameRecord, Game]:
     """A new game's row (no moves yet), not stored: ``create_game`` stores it; ``preview``
     shows it before anyone has played (a GET never stores anything)."""
     game = Game(deal, goal, passes)  # validates goal and passes the engine's way
@@ -131,6 +132,7 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
         cleared=0,
         hints_used=0,
         daily=daily,
+        late_daily=late_daily,
         winnable_only=winnable_only,
         rated=rated,
         challenge=challenge,
@@ -146,14 +148,16 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
 def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
                 now: datetime | None = None, *, daily: date | None = None,
                 winnable_only: bool = False, rated: bool = True,
-                challenge: str | None = None) -> GameRecord:
+                challenge: str | None = None, late_daily: date | None = None) -> GameRecord:
     """Store a new game (no moves yet) and return it; the caller's transaction commits it.
 
     ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
     solver's proven-winnable deals; ``rated`` False a game played "not counted";
-    ``challenge`` the game whose challenge link started this one."""
+    ``challenge`` the game whose challenge link started this one; ``late_daily`` a past day's
+    deal of the day played after its day."""
     record, _ = new_record(player_id, deal, goal, passes, now, daily=daily,
-                           winnable_only=winnable_only, rated=rated, challenge=challenge)
+                           winnable_only=winnable_only, rated=rated, challenge=challenge,
+                           late_daily=late_daily)
     record.id = new_game_id()
     session.add(record)
     session.flush()

@@ -68,6 +68,9 @@ class GameRecord(Base):
     hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The UTC date whose deal of the day this game is (NULL for any other game).
     daily: Mapped[date | None] = mapped_column(Date)
+    # A past day's deal of the day played after that day (from the calendar): the calendar
+    # shows it, the daily streak does not count it (``daily`` is NULL then).
+    late_daily: Mapped[date | None] = mapped_column(Date)
     # Dealt from the solver's proven-winnable deals ("Winnable deals only").
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # False for a game played "not counted" (a retry from before the losing move, a won deal
@@ -113,6 +116,7 @@ class GameRecord(Base):
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
         Index("ix_games_player_daily", "player_id", "daily"),
+        Index("ix_games_player_late_daily", "player_id", "late_daily"),
         # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).

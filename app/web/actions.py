@@ -226,7 +226,7 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
                    daily: date | None = None, winnable_only: bool = False,
-                   challenge: str | None = None) -> GameRecord:
+                   challenge: str | None = None, late_daily: date | None = None) -> GameRecord:
     """Start ``deal`` unless the player's newest game is that same deal, untouched (which
     then takes up ``challenge``, if it has none).
 
@@ -243,7 +243,8 @@ def reusable_start(session: Session, player_id: str, deal: Deal, variant: Varian
             return latest
         abandon_in_progress(session, player_id)
         return create_game(session, player_id, deal, variant.goal, variant.passes,
-                           daily=daily, winnable_only=winnable_only, challenge=challenge)
+                           daily=daily, winnable_only=winnable_only, challenge=challenge,
+                           late_daily=late_daily)
 
     return _committed_start(session, make)
 

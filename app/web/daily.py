@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import Response
 
 from app import odds
@@ -22,6 +22,7 @@ from app.web.board import (
     give_hint,
     take_input,
 )
+from app.web.calendar import calendar_context
 from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
@@ -47,36 +48,47 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 DayQuery = Annotated[date | None, Query()]
 
 
-def daily_of(day: date | None) -> date | None:
-    """The date a deal of the day counts for: its own, when it is played that day. A page
-    drawn before midnight and played after is an ordinary game of that deal; a date in the
-    future is no deal of the day at all."""
+def days_of(day: date | None) -> tuple[date | None, date | None]:
+    """(daily, late_daily) for a deal of the day drawn for ``day``: played on its day it is that
+    day's (streaks count it); played later (a page drawn before midnight, a past day from the
+    calendar) it is a late one (the calendar shows it, streaks do not). A date in the future
+    is no deal of the day at all."""
     now = starting.today().date()
     if day is not None and day > now:
         raise PageError(404, "No such deal of the day", "That day has not come yet.")
-    return day if day is None or day == now else None
+    if day is None or day == now:
+        return now, None
+    return None, day
 
 
 @router.get("/daily", name="daily")
 def daily(request: Request, session: SessionDep, player_id: PlayerDep,
-          goal: GoalQuery = None, passes: PassesQuery = None) -> Response:
-    """Today's deal (UTC) for these rules: the same for everyone, from the proven-winnable
-    deals (``odds.daily_deal``). Won already today: the result, and the deal again, not
-    counted."""
+          goal: GoalQuery = None, passes: PassesQuery = None, day: DayQuery = None) -> Response:
+    """The deal of the day (UTC) for these rules: the same for everyone, from the proven-winnable
+    deals (``odds.daily_deal``); ``day`` a past day's, from the calendar. Won already today:
+    the result, and the deal again, not counted."""
     variant = read_variant(goal, passes)
-    day = starting.today().date()
-    won = won_daily(session, player_id, day, variant.goal, variant.passes)
-    if won is not None:
-        return templates.TemplateResponse(request, "daily_won.html", {
-            "record": won, "variant": variant, "fields": rules_query(variant)},
-            headers=NO_STORE)
-    query = {**rules_query(variant), "day": day.isoformat()}
+    on_time, late = days_of(day)
+    drawn_for = late or on_time
+    assert drawn_for is not None
+    if on_time is not None:
+        won = won_daily(session, player_id, on_time, variant.goal, variant.passes)
+        if won is not None:
+            return templates.TemplateResponse(request, "daily_won.html", {
+                "record": won, "variant": variant, "fields": rules_query(variant),
+                "calendar_url": calendar_path(request, variant, drawn_for)},
+                headers=NO_STORE)
+    query = {**rules_query(variant), "day": drawn_for.isoformat()}
+    label = ("the deal of the day" if late is None
+             else f"the deal of {drawn_for.isoformat()}, played late")
     return shown(request, session, player_id,
-                 deal=Deal.from_number(odds.daily_deal(day, variant)), variant=variant,
+                 deal=Deal.from_number(odds.daily_deal(drawn_for, variant)), variant=variant,
                  urls=BoardUrls(play=path_for(request, "daily_play", query=query),
                                 hint=path_for(request, "daily_hint", query=query)),
-                 start=path_for(request, "daily_start"), fields=rules_query(variant),
-                 starting=f"the deal of the day ({variant.label})", daily=day)
+                 start=path_for(request, "daily_start"), fields=query,
+                 starting=f"{label} ({variant.label})", daily=on_time,
+                 extras={"calendar_url": calendar_path(request, variant, drawn_for),
+                         "late_daily": late})
 
 
 @router.post("/daily/play", name="daily_play")
@@ -87,10 +99,11 @@ def daily_play(request: Request, session: SessionDep, player_id: PlayerDep,
     only when played on it."""
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
+    on_time, late = days_of(drawn_on)
     started = first_input_starts(
-        request, session, player_id, variant=variant, daily=daily_of(drawn_on),
+        request, session, player_id, variant=variant, daily=on_time, late_daily=late,
         deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
-        ask_at=path_for(request, "daily", query=rules_query(variant)))
+        ask_at=path_for(request, "daily", query={**rules_query(variant), "day": late}))
     if isinstance(started, Response):
         return started
     return went_on(request, take_input(request, session, player_id, started,
@@ -103,10 +116,11 @@ async def daily_hint(request: Request, session: SessionDep, player_id: PlayerDep
                      day: DayQuery = None) -> Response:
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
+    on_time, late = days_of(drawn_on)
     started = await in_thread(lambda: first_input_starts(
-        request, session, player_id, variant=variant, daily=daily_of(drawn_on),
+        request, session, player_id, variant=variant, daily=on_time, late_daily=late,
         deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
-        ask_at=path_for(request, "daily", query=rules_query(variant))))
+        ask_at=path_for(request, "daily", query={**rules_query(variant), "day": late})))
     if isinstance(started, Response):
         return started
     return went_on(request, await give_hint(request, session, player_id, started), started)
@@ -131,13 +145,43 @@ def daily_again(request: Request, session: SessionDep, player_id: PlayerDep,
 
 @router.post("/daily", name="daily_start")
 def daily_start(request: Request, session: SessionDep, player_id: PlayerDep,
-                goal: GoalField = None, passes: PassesField = None) -> Response:
-    """Start today's deal, the player having agreed to leave their game."""
+                goal: GoalField = None, passes: PassesField = None,
+                day: Annotated[date | None, Form()] = None) -> Response:
+    """Start the deal of the day (or of a past ``day``), the player having agreed to leave
+    their game."""
     variant = read_variant(goal, passes)
-    day = starting.today().date()
+    on_time, late = days_of(day)
+    drawn_for = late or on_time
+    assert drawn_for is not None
     record = actions.reusable_start(session, player_id,
-                                    Deal.from_number(odds.daily_deal(day, variant)), variant,
-                                    daily=day)
+                                    Deal.from_number(odds.daily_deal(drawn_for, variant)),
+                                    variant, daily=on_time, late_daily=late)
     return see_other(path_for(request, "board", game_id=record.id))
 
 
+# --- the calendar ----------------------------------------------------------------------------
+def calendar_path(request: Request, variant, day: date) -> str:
+    return path_for(request, "calendar",
+                    query={**rules_query(variant), "month": day.strftime("%Y-%m")})
+
+
+MonthQuery = Annotated[str | None, Query(max_length=7, pattern=r"^\d{4}-\d{2}$")]
+
+
+@router.get("/daily/calendar", name="calendar")
+def calendar(request: Request, session: SessionDep, player_id: PlayerDep,
+             goal: GoalQuery = None, passes: PassesQuery = None,
+             month: MonthQuery = None) -> Response:
+    """A month of deals of the day under these rules, each day's result, the way to play any
+    past day, and the awards (``awards``)."""
+    variant = read_variant(goal, passes)
+    today = starting.today().date()
+    try:
+        first = date.fromisoformat(f"{month}-01") if month else today.replace(day=1)
+    except ValueError:
+        raise PageError(400, "No such month", f"{month!r} is not a month (YYYY-MM).") from None
+    if first > today:
+        raise PageError(404, "No such month yet", "That month has not come yet.",
+                        link=(calendar_path(request, variant, today), "This month"))
+    context = calendar_context(request, session, player_id, variant, first, today)
+    return templates.TemplateResponse(request, "calendar.html", context, headers=NO_STORE)

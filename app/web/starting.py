@@ -100,7 +100,8 @@ def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Var
 
 def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
                        variant: Variant, ask_at: str, daily: date | None = None,
-                       challenge: str | None = None) -> Response | LoadedGame:
+                       challenge: str | None = None,
+                       late_daily: date | None = None) -> Response | LoadedGame:
     """The game a deal page's first input starts; or, when it would abandon a game in progress
     (started in another tab since the page was drawn), the way to the question instead."""
     if actions.in_progress(session, player_id) is not None:
@@ -108,7 +109,7 @@ def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
             return Response(status_code=204, headers={"HX-Redirect": ask_at})
         return see_other(ask_at)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
-                                    challenge=challenge)
+                                    challenge=challenge, late_daily=late_daily)
     return load(session, record.id)
 
 
