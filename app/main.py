@@ -28,7 +28,20 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, board, clock, daily, errors, handlers, odds, pages, replay, results, stats
+from app.web import (
+    api,
+    board,
+    clock,
+    daily,
+    devices,
+    errors,
+    handlers,
+    odds,
+    pages,
+    replay,
+    results,
+    stats,
+)
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
 from app.web.security import (
@@ -162,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       larger={"/stats/import": devices.IMPORT_MAX_BYTES},
                        seconds=settings.body_timeout_seconds)
     app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
@@ -183,6 +197,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(odds.router)
     app.include_router(results.router)
     app.include_router(clock.router)
+    app.include_router(devices.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

@@ -6,6 +6,7 @@ SQL and the engine never learns about the database.
 
 from .days import DayResult, days_won, month_results
 from .db import Database
+from .devices import LinkSeen, live_links, make_link, read_link, revoke, use_link
 from .games import (
     GameConflict,
     GameEnded,
@@ -30,6 +31,7 @@ from .games import (
     set_game_par,
     won_daily,
 )
+from .imports import Imported, ImportRefused, import_games
 from .players import remember_winnable_only, wants_winnable_only
 from .results import (
     DealResults,
@@ -75,6 +77,9 @@ __all__ = [
     "GameConflict",
     "GameEnded",
     "GameRecord",
+    "ImportRefused",
+    "Imported",
+    "LinkSeen",
     "LoadedGame",
     "Result",
     "Statistics",
@@ -97,21 +102,26 @@ __all__ = [
     "get_verdict",
     "history",
     "history_size",
+    "import_games",
     "is_listed",
     "latest_unfinished",
+    "live_links",
     "load",
     "load_game",
+    "make_link",
     "mark_abandoned",
     "month_results",
     "moves_of",
     "pause_game",
     "preview",
+    "read_link",
     "recent_results",
     "reload",
     "remember_winnable_only",
     "reset_statistics",
     "result_of",
     "resume_game",
+    "revoke",
     "save_par",
     "save_position",
     "save_verdict",
@@ -119,6 +129,7 @@ __all__ = [
     "set_game_par",
     "set_listed",
     "statistics",
+    "use_link",
     "wants_winnable_only",
     "won_daily",
 ]

@@ -157,24 +157,28 @@ class BodyLimit:
     """Refuse request bodies over ``max_bytes`` with 413, without reading them whole, and
     bodies still incomplete ``seconds`` after the request began with 408."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 10.0) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 10.0,
+                 larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.seconds = seconds
+        self.larger = larger or {}
+        """Paths allowed a larger body (an import file), with their own limit."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
             declared = declared.strip()
             if not declared.isdigit():
                 await refuse(scope, send, 400, "Bad request", "Content-Length is not a number.")
                 return
-            if len(declared) > 15 or int(declared) > self.max_bytes:
+            if len(declared) > 15 or int(declared) > max_bytes:
                 await refuse(scope, send, 413, "Too much sent",
-                             BodyTooLarge(self.max_bytes).detail)
+                             BodyTooLarge(max_bytes).detail)
                 return
 
         received = 0
@@ -192,8 +196,8 @@ class BodyLimit:
                 raise BodyTooSlow(self.seconds) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if received > max_bytes:
+                    raise BodyTooLarge(max_bytes)
                 complete = not message.get("more_body", False)
             return message
 

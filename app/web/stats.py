@@ -35,6 +35,7 @@ from app.store import (
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.deps import PlayerDep, SessionDep
+from app.web.devices import ExportSigner, devices_context
 from app.web.htmx import is_htmx, see_other
 from app.web.links import absolute_url, path_for
 from app.web.statsview import (
@@ -70,6 +71,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
         context |= {
             "name": display_name(session, player_id),
             "listed": is_listed(session, player_id),
+            **devices_context(request, session, player_id),
             "name_value": name_value,
             "name_error": name_error,
             "name_max": DISPLAY_NAME_MAX,
@@ -94,11 +96,22 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
 @router.get("/stats", response_class=HTMLResponse, name="stats")
 def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
                page: Annotated[int, Query(ge=1, le=10**7)] = 1,
-               reset: Annotated[int | None, Query(ge=0)] = None) -> Response:
+               reset: Annotated[int | None, Query(ge=0)] = None,
+               imported: Annotated[int | None, Query(ge=0)] = None,
+               skipped: Annotated[int, Query(ge=0)] = 0,
+               linked: Annotated[int | None, Query(ge=0)] = None,
+               revoked: Annotated[int | None, Query(ge=0)] = None) -> Response:
     notice = None
     if reset is not None:
         notice = (f"Your statistics were reset: {reset} game{'s' if reset != 1 else ''} "
                   "deleted.")
+    elif imported is not None:
+        notice = (f"Imported {imported} game{'s' if imported != 1 else ''}"
+                  + (f" ({skipped} already here)" if skipped else "") + ".")
+    elif linked:
+        notice = "This browser now shows your statistics, from your private link."
+    elif revoked:
+        notice = "The link is revoked: it no longer works anywhere."
     return render_stats(request, session, player_id, page=page, notice=notice)
 
 
@@ -218,11 +231,15 @@ def export_csv(request: Request, player_id: PlayerDep) -> Response:
 def export_json(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
     name = display_name(session, player_id)
 
+    signer = ExportSigner(request.app.state.settings.secret_key)
+
     def chunks() -> Iterator[str]:
         yield '{"display_name": ' + json.dumps(name) + ', "games": ['
         for number, record in enumerate(_exported(request, player_id)):
+            signer.update(record)
             yield ("," if number else "") + "\n" + json.dumps(record)
-        yield "\n]}\n"
+        # The signature lets /stats/import take this file back, and nothing edited.
+        yield '\n], "signature": ' + json.dumps(signer.hexdigest()) + "}\n"
 
     return StreamingResponse(chunks(), media_type="application/json",
                              headers=_download("pyramid-games.json"))

@@ -1,0 +1,173 @@
+"""A player's statistics on every device: a private link that moves the player's identity to
+another browser (or back into one whose cookies were cleared), revocable; and the import of an
+exported games file.
+
+- ``POST /stats/devices`` makes a link and shows it once (only its hash is stored).
+- ``GET /link/{secret}`` asks (a GET changes nothing); ``POST /link/{secret}`` moves this
+  browser to the link's player (a new player cookie). A revoked link is refused (410), an
+  unknown one is 404: nothing tells an attacker whose it was.
+- ``POST /stats/devices/{key}/revoke`` revokes one of the player's own links.
+- ``POST /stats/import`` takes a file from ``/stats/export.json``: signed (``ExportSigner``),
+  so a file edited to claim results nobody played is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, File, Request, UploadFile
+from fastapi.responses import HTMLResponse, Response
+
+from app.store import (
+    ImportRefused,
+    display_name,
+    import_games,
+    live_links,
+    make_link,
+    read_link,
+    revoke,
+    use_link,
+)
+from app.web.csrf import require_csrf
+from app.web.deps import PlayerDep, SessionDep
+from app.web.errors import PageError
+from app.web.htmx import see_other
+from app.web.links import absolute_url, path_for
+from app.web.player import PlayerCookie
+from app.web.templating import templates
+from app.web.threads import in_thread
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
+"""An import file's size at most (the body limit is raised to this for ``/stats/import``)."""
+
+
+# --- signed exports --------------------------------------------------------------------------
+class ExportSigner:
+    """An HMAC over an export's games, in order, each as canonical JSON: ``update`` as they are
+    streamed, ``hexdigest`` at the end; ``check`` on import."""
+
+    def __init__(self, secret_key: str) -> None:
+        key = hashlib.sha256(b"pyramid.export:" + secret_key.encode()).digest()
+        self._mac = hmac.new(key, digestmod=hashlib.sha256)
+
+    @staticmethod
+    def canonical(game: dict[str, Any]) -> bytes:
+        return json.dumps(game, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+    def update(self, game: dict[str, Any]) -> None:
+        self._mac.update(self.canonical(game))
+
+    def hexdigest(self) -> str:
+        return self._mac.hexdigest()
+
+    @classmethod
+    def check(cls, secret_key: str, games: list[dict[str, Any]], signature: str) -> bool:
+        signer = cls(secret_key)
+        for game in games:
+            signer.update(game)
+        return hmac.compare_digest(signer.hexdigest(), signature)
+
+
+def devices_context(request: Request, session, player_id: str) -> dict[str, Any]:
+    """The statistics page's "other devices" part: the player's live links."""
+    return {"device_links": live_links(session, player_id)}
+
+
+# --- links -----------------------------------------------------------------------------------
+@router.post("/stats/devices", response_class=HTMLResponse, name="make_device_link")
+def make_device_link(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
+    """A new private link to this player's statistics, shown once."""
+    secret = make_link(session, player_id)
+    session.commit()
+    link = absolute_url(request, path_for(request, "device_link", secret=secret))
+    return templates.TemplateResponse(request, "device_link.html", {"link": link},
+                                      headers=NO_STORE)
+
+
+@router.post("/stats/devices/{key}/revoke", name="revoke_device_link")
+def revoke_device_link(request: Request, session: SessionDep, player_id: PlayerDep,
+                       key: str) -> Response:
+    if not revoke(session, player_id, key):
+        raise PageError(404, "No such link", "You have no live link with that key.",
+                        link=(path_for(request, "stats"), "Your statistics"))
+    session.commit()
+    return see_other(path_for(request, "stats", query={"revoked": 1}) + "#devices")
+
+
+def _link_or_error(request: Request, session, secret: str):
+    if len(secret) > 64:
+        raise PageError(404, "No such link", "This link does not exist.")
+    found = read_link(session, secret)
+    if found is None:
+        raise PageError(404, "No such link",
+                        "This link does not exist: check that it was copied whole.",
+                        link=(path_for(request, "home"), "Play"))
+    if found.revoked:
+        raise PageError(410, "This link was revoked",
+                        "Its owner revoked it, so it no longer gives access to anything. Ask "
+                        "them for a new one if it is yours.",
+                        link=(path_for(request, "home"), "Play"))
+    return found
+
+
+@router.get("/link/{secret}", response_class=HTMLResponse, name="device_link")
+def device_link(request: Request, session: SessionDep, player_id: PlayerDep,
+                secret: str) -> Response:
+    """What the link would do, and a button to do it (a GET changes nothing)."""
+    found = _link_or_error(request, session, secret)
+    context = {"secret": secret, "name": display_name(session, found.player_id),
+               "same": found.player_id == player_id}
+    return templates.TemplateResponse(request, "device_take.html", context, headers=NO_STORE)
+
+
+@router.post("/link/{secret}", name="use_device_link")
+def use_device_link(request: Request, session: SessionDep, secret: str) -> Response:
+    """Make this browser the link's player: its statistics and games in progress here."""
+    _link_or_error(request, session, secret)
+    new_player = use_link(session, secret)
+    session.commit()
+    if new_player is None:  # revoked between the check and now
+        raise PageError(410, "This link was revoked", "It no longer gives access to anything.")
+    response = see_other(path_for(request, "stats", query={"linked": 1}))
+    PlayerCookie(request.app.state.settings).attach(response, new_player)
+    return response
+
+
+# --- import ----------------------------------------------------------------------------------
+@router.post("/stats/import", name="import_games")
+async def import_file(request: Request, session: SessionDep, player_id: PlayerDep,
+                      file: Annotated[UploadFile, File()]) -> Response:
+    """Add the games of an exported file (``/stats/export.json``) to this player's."""
+    raw = await file.read(IMPORT_MAX_BYTES + 1)
+    try:
+        if len(raw) > IMPORT_MAX_BYTES:
+            raise ImportRefused(f"The file is over {IMPORT_MAX_BYTES // (1024 * 1024)} MB.")
+        try:
+            data = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise ImportRefused("This is not a JSON file from \u201cExport JSON\u201d.") from None
+        games, signature = (data.get("games"), data.get("signature")) if isinstance(
+            data, dict) else (None, None)
+        if not isinstance(games, list) or not isinstance(signature, str):
+            raise ImportRefused("This file is not an export of your games (no games, or no "
+                                "signature).")
+        if not ExportSigner.check(request.app.state.settings.secret_key, games, signature):
+            raise ImportRefused("This file was changed after it was exported (or comes from "
+                                "another server), so its games cannot be trusted.")
+
+        def work():
+            done = import_games(session, player_id, games)
+            session.commit()
+            return done
+
+        done = await in_thread(work)
+    except ImportRefused as exc:
+        raise PageError(400, "This file cannot be imported", str(exc),
+                        link=(path_for(request, "stats"), "Your statistics")) from None
+    return see_other(path_for(request, "stats",
+                              query={"imported": done.added, "skipped": done.skipped}))

@@ -1,0 +1,106 @@
+"""Statistics on every device (issue 17): a private link moves a player's identity to another
+browser, and is refused once revoked; nobody else can revoke it or learn whose it is; an
+export imports back only unedited, and only once."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from app.engine import Deal, Game
+from app.engine.solver import solve
+
+from .conftest import browser_like
+
+
+def make_link(client) -> str:
+    page = client.post("/stats/devices")
+    assert page.status_code == 200 and "no-store" in page.headers["cache-control"]
+    return re.search(r'<a href="([^"]+)" data-device-link', page.text).group(1)
+
+
+def won_game(client, number: int = 5) -> str:
+    game_id = client.post("/api/games", json={"deal": number}).json()["id"]
+    for move in solve(Game(Deal.from_number(number), "standard", 3)).moves:
+        client.post(f"/api/games/{game_id}/moves", json=move.to_dict())
+    return game_id
+
+
+def test_a_link_takes_the_player_to_another_browser(client, app):
+    from fastapi.testclient import TestClient
+
+    client.post("/stats/name", data={"name": "Alice"})
+    game_id = won_game(client)
+    link = make_link(client)
+    path = re.sub(r"^https?://[^/]+", "", link)
+    with TestClient(app) as phone:
+        browser_like(phone)
+        assert "Alice" not in phone.get("/stats").text
+        ask = phone.get(path)
+        assert ask.status_code == 200 and "Alice" in ask.text
+        assert "data-action=\"use-link\"" in ask.text
+        # Looking changed nothing: still a stranger.
+        assert "Alice" not in phone.get("/stats").text
+        moved = phone.post(path, follow_redirects=False)
+        assert moved.status_code == 303
+        stats = phone.get("/stats").text
+        assert "Alice" in stats and f'data-game="{game_id}"' in stats
+        # The phone now owns the game: it can play it again (with the page's new form token).
+        browser_like(phone)
+        assert phone.post(f"/games/{game_id}/restart", data={"confirm": "1"},
+                          follow_redirects=False).status_code == 303
+
+
+def test_a_revoked_link_is_refused_and_only_its_owner_can_revoke(client, other_client, app):
+    from fastapi.testclient import TestClient
+
+    link = make_link(client)
+    path = re.sub(r"^https?://[^/]+", "", link)
+    key = re.search(r'data-device-link-key="(\w+)"', client.get("/stats").text).group(1)
+    # Someone else cannot revoke it, even knowing its key.
+    assert other_client.post(f"/stats/devices/{key}/revoke").status_code == 404
+    assert client.post(f"/stats/devices/{key}/revoke", follow_redirects=False).status_code == 303
+    assert f'data-device-link-key="{key}"' not in client.get("/stats").text
+    with TestClient(app) as phone:
+        browser_like(phone)
+        assert phone.get(path).status_code == 410
+        refused = phone.post(path)
+        assert refused.status_code == 410 and "revoked" in refused.text
+    assert other_client.get("/link/not-a-real-secret").status_code == 404
+    assert other_client.get("/link/" + "x" * 500).status_code == 404
+
+
+def test_making_a_link_from_another_site_is_refused(client):
+    del client.headers["X-CSRF-Token"]
+    assert client.post("/stats/devices",
+                       headers={"Origin": "https://evil.example"}).status_code == 403
+
+
+def test_an_export_imports_into_another_player_once_and_not_edited(client, other_client):
+    won_game(client, 5)
+    lost_id = client.post("/api/games", json={"deal": 1, "passes": 1}).json()["id"]
+    game = Game(Deal.from_number(1), "standard", 1)
+    while not game.is_over():
+        move = game.legal_moves[0]
+        game.play(move)
+        client.post(f"/api/games/{lost_id}/moves", json=move.to_dict())
+    exported = client.get("/stats/export.json")
+    data = exported.json()
+    assert len(data["games"]) == 2 and len(data["signature"]) == 64
+
+    def send(payload: bytes):
+        return other_client.post("/stats/import", files={"file": ("games.json", payload)},
+                                 follow_redirects=False)
+
+    done = send(exported.content)
+    assert done.status_code == 303 and "imported=2" in done.headers["location"]
+    html = other_client.get("/stats").text
+    assert re.search(r'data-figure="played">\s*2\s*<', html)
+    again = send(exported.content)
+    assert "imported=0" in again.headers["location"] and "skipped=2" in again.headers["location"]
+    # An edited file is refused whole: the loss turned into a win.
+    data["games"][1]["result"] = "won"
+    edited = send(json.dumps(data).encode())
+    assert edited.status_code == 400 and "changed after it was exported" in edited.text
+    assert send(b"not json").status_code == 400
+    assert send(json.dumps({"games": []}).encode()).status_code == 400
