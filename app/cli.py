@@ -159,11 +159,13 @@ def _numbered(moves: Sequence[object]) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from app.engine.solver import Verdict, solve  # the C core loads only when needed
+    # the C core loads only when needed
+    from app.engine.solver import GAME_PASSES, Verdict, solve
 
     deal = _deal_from(args)
     game = Game(deal, args.goal, args.passes)
-    solution = solve(game, node_limit=args.node_limit, shortest=args.par)
+    solution = solve(game, node_limit=args.node_limit, shortest=args.par,
+                     passes=None if args.unlimited else GAME_PASSES, overlap=args.overlap)
     if args.json:
         answer = {
             "deal": deal.number,
@@ -178,6 +180,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         }
         if args.par:
             answer["par"] = solution.par
+        if args.unlimited:
+            answer["unlimited_passes"] = True
+        if args.overlap:
+            answer["overlap"] = True
         print(json.dumps(answer))
         return 0
     title = f"Deal {deal.number}" if deal.number is not None else "Custom deal"
@@ -218,6 +224,12 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise UsageError("--node-limit is for the solver: the greedy player searches nothing")
     if args.scheduler and not args.results:
         raise UsageError("--scheduler needs --results DIR: a cluster's run is kept in pieces")
+    options = args.unlimited or args.overlap
+    if options and args.player != "solver":
+        raise UsageError("--unlimited and --overlap are the solver's rule options")
+    if options and (args.results or args.bits or args.verdicts):
+        raise UsageError("--unlimited and --overlap runs are counted, not kept (no --results, "
+                         "--bits or --verdicts)")
     variant = Variant(args.goal, args.passes)
     disable = None if args.progress is None else not args.progress  # None: only on a terminal
     with tqdm(total=args.deals, unit="deal", file=sys.stderr, disable=disable,
@@ -232,7 +244,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         else:
             odds = solve_range(args.goal, args.passes, args.start, args.deals,
                                workers=args.workers, node_limit=args.node_limit,
-                               progress=bar.update, player=args.player)
+                               progress=bar.update, player=args.player,
+                               unlimited=args.unlimited, overlap=args.overlap)
     if args.bits:
         from app.odds.resumable import bitset
         from app.odds.run import verdict_string
@@ -251,8 +264,10 @@ def cmd_odds(args: argparse.Namespace) -> int:
     low, high = odds.interval
     rate = "no deal decided" if odds.win_rate is None else _percent(odds.win_rate)
     player = ", greedy player" if odds.player == "greedy" else ""
-    print(f"{Variant(odds.goal, odds.passes).title}, "
-          f"deals {args.start:,} to {last:,}{player}")
+    rules = (f"{odds.goal.label} goal, unlimited passes" if odds.unlimited
+             else Variant(odds.goal, odds.passes).title)
+    rules += ", overlap pairs" if odds.overlap else ""
+    print(f"{rules}, deals {args.start:,} to {last:,}{player}")
     print(f"Wins: {odds.wins:,} of {odds.decided:,} deals")
     print(f"Win rate: {rate} (95% Wilson interval {_percent(low)} to {_percent(high)})")
     if odds.unknown:
@@ -280,6 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a custom deal in RULES.md's JSON form, or the one-line text "
                               "form (- reads stdin), instead of a number")
 
+    def add_rule_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--unlimited", action="store_true",
+                         help="the solver's rule option: unlimited passes through the stock "
+                              "(not playable here; --passes is then unused)")
+        sub.add_argument("--overlap", action="store_true",
+                         help="the solver's rule option: overlap pairs (a card may pair with "
+                              "the one card still covering it)")
+
     def add_variant(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--goal", type=_goal, default=Goal.STANDARD,
                          help="standard (clear the pyramid) or wholedeck (all 52 cards); "
@@ -301,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_deal_choice(solve)
     add_variant(solve)
     solve.add_argument("--json", action="store_true", help="print the answer as JSON")
+    add_rule_options(solve)
     solve.add_argument("--par", action="store_true",
                        help="find a shortest winning line, proven: its length is the par "
                             '(JSON: "par", null when no win; the line is "solution")')
@@ -322,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="solver: perfect play, a win is a deal that can be won (default); "
                            "greedy: a win is a deal the greedy player wins (Kings first, then "
                            "the pair that uncovers most pyramid cards, else draw)")
+    add_rule_options(odds)
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
     odds.add_argument("--results", metavar="DIR",
                       help="keep the verdicts in DIR, a file a range of 2,000 deals, and solve "

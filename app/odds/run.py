@@ -15,10 +15,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import partial
 
 from app.engine import Deal, Game, Goal, Variant
 from app.engine.greedy import greedy_wins
-from app.engine.solver import Verdict, solve
+from app.engine.solver import GAME_PASSES, Verdict, solve
 
 from .interval import wilson_interval
 
@@ -44,6 +45,10 @@ class Odds:
     player: str = "solver"
     letters: str | None = field(default=None, repr=False)
     """The verdicts as letters (``VERDICT_LETTERS``), when the run was read back from them."""
+    unlimited: bool = False
+    """Solved with the solver's rule option of unlimited passes (``passes`` then unused)."""
+    overlap: bool = False
+    """Solved with the solver's rule option of overlap pairs."""
 
     @classmethod
     def from_letters(cls, variant: Variant, start: int, letters: str, *, seconds: float = 0.0,
@@ -98,6 +103,8 @@ class Odds:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(self.deals_per_second, 1),
             "workers": self.workers,
+            **({"unlimited_passes": True} if self.unlimited else {}),
+            **({"overlap": True} if self.overlap else {}),
         }
 
 
@@ -117,12 +124,17 @@ def verdict_string(odds: Odds) -> str:
 
 
 def solve_chunk(
-    goal: str, passes: int, first: int, stop: int, node_limit: int | None
+    goal: str, passes: int, first: int, stop: int, node_limit: int | None,
+    unlimited: bool = False, overlap: bool = False,
 ) -> list[tuple[int, str, int]]:
-    """Solve deals first..stop-1: (deal, verdict, nodes) each. Runs in a worker process."""
+    """Solve deals first..stop-1: (deal, verdict, nodes) each, under the game's rules or the
+    solver's rule options (``unlimited`` passes, ``overlap`` pairs). Runs in a worker
+    process."""
     results = []
+    rule = None if unlimited else GAME_PASSES
     for number in range(first, stop):
-        solution = solve(Game(Deal.from_number(number), goal, passes), node_limit=node_limit)
+        solution = solve(Game(Deal.from_number(number), goal, passes), node_limit=node_limit,
+                         passes=rule, overlap=overlap)
         results.append((number, solution.verdict.value, solution.nodes))
     return results
 
@@ -155,17 +167,24 @@ def solve_range(
     node_limit: int | None = None,
     progress: Callable[[int], object] | None = None,
     player: str = "solver",
+    unlimited: bool = False,
+    overlap: bool = False,
 ) -> Odds:
     """Solve deals start..start+deals-1 (or play them, with ``player="greedy"``);
-    ``progress(n)`` is called as n more are done."""
+    ``progress(n)`` is called as n more are done. ``unlimited`` and ``overlap`` are the
+    solver's rule options (not playable: the odds of rules others publish)."""
     if player not in PLAYERS:
         raise ValueError(f"player must be 'solver' or 'greedy', not {player!r}")
-    run_chunk = solve_chunk if player == "solver" else greedy_chunk
+    if player != "solver" and (unlimited or overlap):
+        raise ValueError("the rule options are the solver's: the greedy player plays the game")
+    run_chunk = (partial(solve_chunk, unlimited=unlimited, overlap=overlap)
+                 if player == "solver" else greedy_chunk)
     workers = max(1, workers or os.cpu_count() or 1)
     size = chunk_size(deals, workers)
     chunks = [(n, min(n + size, start + deals)) for n in range(start, start + deals, size)]
     workers = min(workers, len(chunks)) or 1
-    odds = Odds(goal, passes, start, deals, workers=workers, player=player)
+    odds = Odds(goal, passes, start, deals, workers=workers, player=player,
+                unlimited=unlimited, overlap=overlap)
     began = time.perf_counter()
     if workers == 1:
         for first, stop in chunks:

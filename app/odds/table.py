@@ -40,6 +40,8 @@ class OddsRow:
     seconds: float | None = None
     workers: int | None = None
     provisional: bool = False
+    label: str | None = None
+    """The rules in words when they are not a playable rule set (the solver's options)."""
 
     @property
     def variant(self) -> Variant:

@@ -230,7 +230,7 @@ def comparison_view(comparison) -> ComparisonView:
         key=published.key, source=published.source, url=published.url, year=published.year,
         rules=published.rules, kind=published.kind,
         theirs=pct(published.rate), theirs_detail=theirs_detail,
-        ours_rules=Variant(ours.goal, ours.passes).title,
+        ours_rules=ours.label or Variant(ours.goal, ours.passes).title,
         ours=pct(ours.rate),
         ours_detail=f"{ours.wins:,} of {ours.decided:,} deals; 95% interval {ours_interval}",
         verdict=comparison.verdict, verdict_label=labels[comparison.verdict],

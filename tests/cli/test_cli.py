@@ -318,3 +318,24 @@ def test_odds_kept_in_pieces_go_on_where_they_stopped(capsys, tmp_path):
     assert code == 0 and files[0].stat().st_mtime_ns == before  # nothing solved again
     code, _, err = run(capsys, "odds", "--deals", "10", "--scheduler", "tcp://127.0.0.1:1")
     assert code == 2 and "--scheduler needs --results" in err
+
+
+def test_the_solvers_rule_options_in_solve_and_odds(capsys):
+    status, out, _ = run(capsys, "solve", "1", "--passes", "1", "--unlimited", "--overlap",
+                         "--json")
+    data = json.loads(out)
+    expected = solve(Game(Deal.from_number(1), "standard", 1), passes=None, overlap=True)
+    assert status == 0 and data["winnable"] is expected.winnable
+    assert data["unlimited_passes"] is True and data["overlap"] is True
+    status, out, _ = run(capsys, "odds", "--deals", "60", "--unlimited", "--workers", "1",
+                         "--json")
+    counted = json.loads(out)
+    wins = sum(bool(solve(Game(Deal.from_number(n), "standard", 3), passes=None).winnable)
+               for n in range(1, 61))
+    assert counted["wins"] == wins and counted["unlimited_passes"] is True
+    three = json.loads(run(capsys, "odds", "--deals", "60", "--workers", "1", "--json")[1])
+    assert counted["wins"] >= three["wins"]  # more passes never win less
+    status, _, err = run(capsys, "odds", "--deals", "10", "--overlap", "--player", "greedy")
+    assert status == 2 and "rule options" in err
+    status, _, err = run(capsys, "odds", "--deals", "10", "--overlap", "--results", "/tmp/x")
+    assert status == 2 and "not kept" in err

@@ -225,6 +225,25 @@ def test_every_published_figure_is_set_against_our_row_of_the_same_rules():
     for comparison in found:
         assert (comparison.ours.goal, comparison.ours.passes) == (
             comparison.published.goal, comparison.published.passes)
+        if comparison.published.ours_kind:  # our rule-option figure, for the same rules
+            assert "unlimited passes" in comparison.ours.label
+            assert ("overlap" in comparison.ours.label) == (
+                "overlap discards;" in comparison.published.rules)
+            assert comparison.verdict == "agrees"
+
+
+def test_the_one_pass_difference_is_explained_from_our_own_checks():
+    for goal in (Goal.STANDARD, Goal.WHOLE_DECK):
+        note = pub.one_pass_note(goal)
+        shuffles = pub.check(goal, "shuffles")
+        assert f"{shuffles['deals']:,} uniform random shuffles" in note
+        assert f"{100 * shuffles['rate']:.2f}%" in note
+        assert "stock's top card" not in note and "misses some wins" in note
+    # The three ways of dealing agree with each other (overlapping intervals).
+    for goal in (Goal.STANDARD, Goal.WHOLE_DECK):
+        rows = [pub.check(goal, k) for k in ("shuffles", "freecell-generator",
+                                              "mersenne-twister")]
+        assert max(r["wilson_95"][0] for r in rows) <= min(r["wilson_95"][1] for r in rows)
     rates = {p.key: p.rate for p in pub.PUBLISHED}
     assert rates["morehead-mott-smith"] == 1 / 50
     assert round(100 * rates["solitairewinrates-pyramid-once"], 2) == 9.02
