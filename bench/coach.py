@@ -26,6 +26,7 @@ from app.engine.greedy import play_greedy  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.prestart import migrate  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from bench.machine import speed_line  # noqa: E402
 
 
 def quantiles(values: list[float]) -> str:
@@ -39,6 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     folder = tempfile.mkdtemp(prefix="pyramid-bench-coach-")
     url = f"sqlite:///{folder}/coach.db"
     migrate(url)

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.engine import Deal, Game
 from app.engine.solver import NO_PRUNING, reference_solve, solve
+from bench.machine import speed_line
 
 
 def replay_wins(game: Game, moves: tuple) -> bool:
@@ -61,6 +62,7 @@ def main() -> int:
     parser.add_argument("--par", action="store_true",
                         help="also check the par lines")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     failures = 0
     for goal in args.goals:
         for passes in args.passes:

@@ -62,6 +62,9 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 START_TIMEOUT = 60.0
 REQUEST_TIMEOUT = 30.0
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.machine import speed_line  # noqa: E402
+
 
 # --- the server --------------------------------------------------------------------------------
 def free_port() -> int:
@@ -404,6 +407,7 @@ def main() -> None:
     parser.add_argument("--app-dir", type=Path, default=PROJECT,
                         help="the checkout to serve (default: this one)")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
 
     postgres = bool(args.database_url) and not args.database_url.startswith("sqlite")
     workers = args.workers or (2 if postgres else 1)

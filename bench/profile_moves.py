@@ -33,6 +33,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import speed_line
+
 
 def inline_threadpool() -> None:
     """Run FastAPI's sync routes and dependencies on the calling thread."""
@@ -121,6 +123,7 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help="also save the profile here (pstats format)")
     parser.add_argument("--database-url")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
 
     inline_threadpool()
     from app.main import create_app

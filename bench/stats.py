@@ -33,6 +33,7 @@ from app.settings import Settings
 from app.store import Database
 from app.store.models import GameRecord
 from app.web.player import PlayerCookie
+from bench.machine import speed_line
 
 PLAYER = "bench-player-with-many-games"
 SECRET = "bench-secret-key-0123456789"
@@ -143,6 +144,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=None,
                         help="an empty database to fill (default: a temporary SQLite file)")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
 
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'bench.db'}"

@@ -11,8 +11,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app import odds
@@ -20,7 +23,8 @@ from app.engine import VARIANTS, Deal, Game, Goal
 from app.store import deal_verdicts, deal_was_played, save_par, save_verdict
 from app.web import solving
 from app.web.deps import SearcherDep, SessionDep
-from app.web.errors import Problem
+from app.web.errors import PageError, Problem
+from app.web.links import path_for
 from app.web.oddsview import comparison_view, odds_chart, odds_line
 from app.web.params import DealNumber, PassesValue
 from app.web.templating import templates
@@ -81,6 +85,33 @@ def api_odds() -> list[VariantOdds]:
     return [variant_odds(row) for row in odds.odds_rows()]
 
 
+LINES_DIR = Path(__file__).resolve().parents[1] / "data" / "lines"
+"""Each rule set's winnable deals with a winning line each (``bench/winning_lines.py``)."""
+
+
+def line_files(request: Request) -> list[dict[str, Any]]:
+    """The downloads of winning lines that exist: rules, link, size."""
+    found = []
+    for v in VARIANTS:
+        path = LINES_DIR / f"{v.key}.txt.gz"
+        if path.exists():
+            found.append({"variant": v, "size": path.stat().st_size,
+                          "url": path_for(request, "winning_lines", key=v.key)})
+    return found
+
+
+@router.get("/odds/lines/{key}.txt.gz", include_in_schema=False, name="winning_lines")
+def winning_lines(key: str) -> Response:
+    """A rule set's winnable deals with a winning line each (gzipped text, one line a deal)."""
+    if key not in {v.key for v in VARIANTS}:
+        raise PageError(404, "No such rules", f"{key!r} is not a rule set.")
+    path = LINES_DIR / f"{key}.txt.gz"
+    if not path.exists():
+        raise PageError(404, "Not made yet", "These winning lines have not been made yet.")
+    return FileResponse(path, media_type="application/gzip", filename=f"pyramid-{key}.txt.gz",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/odds", response_class=HTMLResponse, include_in_schema=False, name="odds")
 def odds_page(request: Request) -> Response:
     rows = odds.odds_rows()
@@ -96,6 +127,7 @@ def odds_page(request: Request) -> Response:
         "provisional": [row for row in rows if row.provisional],
         "greedy": any(row.greedy_wins is not None for row in rows),
         "node_limit": VERDICT_NODE_LIMIT,
+        "line_files": line_files(request),
     }
     return templates.TemplateResponse(request, "odds.html", context)
 
