@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app import odds
-from app.engine import VARIANTS, Deal, Game, Variant
+from app.engine import VARIANTS, Deal, Game, Move, Variant
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import DealVerdict
@@ -250,3 +250,27 @@ def test_a_searched_verdict_gives_the_par_and_a_played_deal_keeps_it(client, app
         assert answer["par"] is None or answer["par"] <= answer["moves"]
     monkeypatch.setattr(odds_web, "solve_variant", no_search)
     assert client.get(f"/api/deals/{BEYOND}/verdict").json() == body
+
+
+def test_each_rule_sets_winning_lines_download_and_replay(client):
+    import gzip
+
+    page = client.get("/odds").text
+    links = re.findall(r'href="(/odds/lines/([\w-]+)\.txt\.gz)" download data-lines', page)
+    assert [key for _, key in links] == [v.key for v in VARIANTS]
+    for url, key in links:
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.headers["content-type"] == "application/gzip"
+        lines = gzip.decompress(answer.content).decode().splitlines()
+        assert lines[0].startswith("# ") and "bench/winning_lines.py" in lines[0]
+        variant = next(v for v in VARIANTS if v.key == key)
+        deals = [int(line.split()[0]) for line in lines[1:]]
+        # Exactly the committed winnable deals of the range, each line a win.
+        assert deals == [n for n in range(1, deals[-1] + 1) if odds.known_verdict(n, variant)]
+        for line in lines[1::len(lines) // 5 or 1][:5]:
+            number, *moves = line.split()
+            game = Game(Deal.from_number(int(number)), variant.goal, variant.passes)
+            for text in moves:
+                game.play(Move.from_text(text))
+            assert game.outcome() is not None and game.outcome().won
+    assert client.get("/odds/lines/standard-4.txt.gz").status_code == 404
