@@ -70,13 +70,17 @@ def read_range(path: Path, first: int, last: int) -> str | None:
     return letters
 
 
-def _local(jobs: list[tuple], workers: int) -> Iterator[tuple[tuple, str]]:
+def _local(jobs: list[tuple], workers: int,
+           work: Callable[..., str] | None = None) -> Iterator[tuple[tuple, str]]:
+    """Each job's answer, ``work(*job)`` (by default ``range_letters``), in worker processes,
+    as they finish."""
+    work = work or range_letters
     if workers == 1:
         for job in jobs:
-            yield job, range_letters(*job)
+            yield job, work(*job)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(range_letters, *job): job for job in jobs}
+        futures = {pool.submit(work, *job): job for job in jobs}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -85,12 +89,14 @@ def _local(jobs: list[tuple], workers: int) -> Iterator[tuple[tuple, str]]:
             raise
 
 
-def _dask(jobs: list[tuple], scheduler: str) -> Iterator[tuple[tuple, str]]:
+def _dask(jobs: list[tuple], scheduler: str,
+          work: Callable[..., str] | None = None) -> Iterator[tuple[tuple, str]]:
     from dask.distributed import Client
     from dask.distributed import as_completed as completed
 
+    work = work or range_letters
     with Client(scheduler) as client:
-        futures = {client.submit(range_letters, *job, pure=False): job for job in jobs}
+        futures = {client.submit(work, *job, pure=False): job for job in jobs}
         for future in completed(futures):
             yield futures[future], future.result()
 
