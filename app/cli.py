@@ -277,27 +277,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
         found, seconds = factsrun.run(variant, args.start, args.deals, Path(args.results),
                                       workers=args.workers, scheduler=args.scheduler,
                                       progress=bar.update)
-    count = len(found)
-    summary = {
-        "goal": variant.goal.value, "passes": variant.passes, "start": args.start,
-        "deals": args.deals, "winnable": count,
-        "mean_par": sum(f.par for f, _ in found) / count if count else None,
-        "greedy_wins": sum(f.greedy for f, _ in found),
-        "playout_win_share": (sum(f.playout_wins for f, _ in found)
-                              / sum(f.playouts for f, _ in found)) if count else None,
-        "measure_seconds": round(sum(s for _, s in found), 3),
-        "run_seconds": round(seconds, 3),
-    }
-    if args.json:
-        print(json.dumps(summary))
-        return 0
-    print(f"{variant.title}, deals {args.start:,} to {last:,}: {count:,} winnable measured")
-    if count:
-        print(f"Mean par {summary['mean_par']:.2f}; the greedy player wins "
-              f"{summary['greedy_wins']:,}; random playouts win "
-              f"{_percent(summary['playout_win_share'])}")
-        print(f"Measuring took {summary['measure_seconds']:.1f} s "
-              f"({1000 * summary['measure_seconds'] / count:.1f} ms a winnable deal)")
+    summary = factsrun.summary(variant, args.start, args.deals, found, seconds)
+    print(json.dumps(summary) if args.json else factsrun.summary_text(summary))
     return 0
 
 
@@ -377,10 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure par, the greedy player, 200 random playouts and the winning "
                     "first moves of each winnable deal of START .. START+K-1, kept in DIR a "
                     "file a range of 2,000 deals (a rerun measures only what is missing).")
-    facts.add_argument("--goal", type=_goal, default=Goal.STANDARD,
-                       help="standard (clear the pyramid) or wholedeck (clear all 52 cards)")
-    facts.add_argument("--passes", type=_passes, default=DEFAULT_PASSES,
-                       help="passes through the stock: 1, 2 or 3 (default 3)")
+    facts.add_argument("--goal", type=_goal, default=Goal.STANDARD, help="as for odds")
+    facts.add_argument("--passes", type=_passes, default=DEFAULT_PASSES, help="as for odds")
     facts.add_argument("--deals", type=_positive("--deals"), required=True, metavar="K",
                        help="how many deals")
     facts.add_argument("--start", type=_deal_number, default=1, metavar="N",

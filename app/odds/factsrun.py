@@ -119,3 +119,33 @@ def run(variant: Variant, start: int, deals: int, folder: Path, *, workers: int 
             raise RuntimeError(f"{folder}: the facts of deals {a}..{b} are not all there")
         found.extend(item for item in part if start <= item[0].number <= last)
     return found, seconds
+
+
+def summary(variant: Variant, start: int, deals: int, found: list[tuple[Facts, float]],
+            seconds: float) -> dict:
+    """What ``pyramid facts`` prints: the winnable deals measured and their averages."""
+    count = len(found)
+    return {
+        "goal": variant.goal.value, "passes": variant.passes, "start": start, "deals": deals,
+        "winnable": count,
+        "mean_par": sum(f.par for f, _ in found) / count if count else None,
+        "greedy_wins": sum(f.greedy for f, _ in found),
+        "playout_win_share": (sum(f.playout_wins for f, _ in found)
+                              / sum(f.playouts for f, _ in found)) if count else None,
+        "measure_seconds": round(sum(s for _, s in found), 3),
+        "run_seconds": round(seconds, 3),
+    }
+
+
+def summary_text(row: dict) -> str:
+    variant = Variant(row["goal"], row["passes"])
+    last = row["start"] + row["deals"] - 1
+    lines = [f"{variant.title}, deals {row['start']:,} to {last:,}: "
+             f"{row['winnable']:,} winnable measured"]
+    if row["winnable"]:
+        lines.append(f"Mean par {row['mean_par']:.2f}; the greedy player wins "
+                     f"{row['greedy_wins']:,}; random playouts win "
+                     f"{100 * row['playout_win_share']:.2f}%")
+        lines.append(f"Measuring took {row['measure_seconds']:.1f} s "
+                     f"({1000 * row['measure_seconds'] / row['winnable']:.1f} ms a winnable deal)")
+    return "\n".join(lines)
