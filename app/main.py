@@ -28,7 +28,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, board, errors, handlers, odds, pages, replay, stats
+from app.web import api, board, daily, errors, handlers, odds, pages, replay, results, stats
 from app.web.csrf import require_csrf
 from app.web.player import PlayerCookie
 from app.web.security import (
@@ -176,10 +176,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # API's (no page path starts with /api/, so the order changes no answer).
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(daily.router)
     app.include_router(board.router)
     app.include_router(stats.router, dependencies=[Depends(require_csrf)])
     app.include_router(replay.router)
     app.include_router(odds.router)
+    app.include_router(results.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.engine import GameStatus, Variant
+from app.engine import Game, GameStatus, Score, Variant, score
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status.value for status in GameStatus if status.ended)
@@ -107,7 +107,8 @@ class GameRecord(Base):
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         # Statistics: the aggregate per variant reads only this index (it covers the query).
         Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",
-              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated"),
+              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated",
+              "score", "par"),
         # Results in order: the history (all variants) and the charts (one variant).
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
@@ -125,6 +126,12 @@ class GameRecord(Base):
     @property
     def variant(self) -> Variant:
         return Variant(self.goal, self.passes)  # type: ignore[arg-type]
+
+    def score_of(self, game: Game) -> Score:
+        """The score of ``game`` (this record's position) with this record's hints, undos and
+        time: the time bonus once won, from the seconds fixed at the end."""
+        return score(game, hints=self.hints_used or 0, undos=self.undo_count or 0,
+                     seconds=self.seconds)
 
     @property
     def counted(self) -> bool:

@@ -243,7 +243,10 @@
     var focused = focusOnBoard();
     if (move === "draw") draw();
     else if (move === "recycle") recycle();
-    else move.split("+").forEach(removeCard);
+    else {
+      move.split("+").forEach(removeCard);
+      bump("score", 5);  // a removal's points; a row's bonus comes with the server's answer
+    }
     var root = board();
     root.setAttribute("data-moves", String(Number(root.getAttribute("data-moves")) + 1));
     bump("moves", 1);
