@@ -17,12 +17,14 @@ from app.odds import (
     DIFFICULTIES,
     Difficulty,
     deal_facts,
+    dealfacts,
     difficulty_range,
     difficulty_shares,
+    factsrun,
     parse_difficulty,
     random_winnable,
+    resumable,
 )
-from app.odds import dealfacts, factsrun, resumable
 from app.odds.difficulty import Facts, Scale, bucket, cut_points, hardnesses, measure
 from app.odds.winnable import is_proven_winnable, verdicts
 
