@@ -28,6 +28,7 @@ from app.odds import (
 from app.odds.difficulty import Facts, Scale, bucket, cut_points, hardnesses, measure
 from app.odds.winnable import is_proven_winnable, verdicts
 
+STANDARD_1 = Variant("standard", 1)  # the fewest winnable deals: the quickest run
 STANDARD_3 = Variant("standard", 3)
 WHOLEDECK_2 = Variant("wholedeck", 2)
 
@@ -197,16 +198,16 @@ def counted(monkeypatch) -> list[tuple[int, int]]:
 
 
 def test_a_rerun_measures_only_what_is_missing(tmp_path, counted):
-    found, _ = factsrun.run(STANDARD_3, 1, 15, tmp_path, workers=1)
+    found, _ = factsrun.run(STANDARD_1, 1, 15, tmp_path, workers=1)
     assert counted == [(1, 10), (11, 20)]
     assert [f.number for f, _ in found] == [n for n in range(1, 16)
-                                            if is_proven_winnable(n, STANDARD_3)]
-    assert all(f == measure(f.number, STANDARD_3)[0] for f, _ in found[:3])
+                                            if is_proven_winnable(n, STANDARD_1)]
+    assert all(f == measure(f.number, STANDARD_1)[0] for f, _ in found[:3])
     counted.clear()
-    again, _ = factsrun.run(STANDARD_3, 1, 20, tmp_path, workers=1)
+    again, _ = factsrun.run(STANDARD_1, 1, 20, tmp_path, workers=1)
     assert counted == [] and [f for f, _ in again][:len(found)] == [f for f, _ in found]
-    path = factsrun.range_path(tmp_path, STANDARD_3, 11, 20)
+    path = factsrun.range_path(tmp_path, STANDARD_1, 11, 20)
     path.write_text(path.read_text().rsplit("\n", 2)[0])  # cut short: not a whole file
-    factsrun.run(STANDARD_3, 5, 26, tmp_path, workers=1)
+    factsrun.run(STANDARD_1, 5, 26, tmp_path, workers=1)
     assert counted == [(11, 20), (21, 30)]
     assert not list(tmp_path.rglob("*.partial"))
