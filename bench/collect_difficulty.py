@@ -88,9 +88,10 @@ def collect_variant(results: Path, variant: Variant, deals: int) -> tuple[dict, 
         codes[facts.number - 1] = score_code(value)
         scores.append(value)
     cuts = cut_points(scores)
-    counts = {d.value: 0 for d in DIFFICULTIES}
-    for value in scores:
-        counts[bucket(value, cuts).value] += 1
+    members: dict[str, list[Facts]] = {d.value: [] for d in DIFFICULTIES}
+    for facts, value in zip(measured, scores, strict=True):
+        members[bucket(value, cuts).value].append(facts)
+    counts = {key: len(group) for key, group in members.items()}
     count = len(measured)
     ms = sorted(1000 * seconds for _, seconds in found)
     row = {
@@ -110,6 +111,13 @@ def collect_variant(results: Path, variant: Variant, deals: int) -> tuple[dict, 
         "playouts": PLAYOUTS * count,
         "mean_first_moves": statistics.fmean(f.first_moves for f in measured),
         "mean_winning_first_moves": statistics.fmean(f.winning_first_moves for f in measured),
+        "by_bucket": {key: {
+            "mean_par": statistics.fmean(f.par for f in group),
+            "greedy_share": statistics.fmean(f.greedy for f in group),
+            "playout_share": statistics.fmean(f.playout_share for f in group),
+            "mean_left": statistics.fmean(f.playout_left / f.playouts for f in group),
+            "mean_winning_first_moves": statistics.fmean(f.winning_first_moves for f in group),
+        } for key, group in members.items() if group},
         "measure_seconds": round(sum(ms) / 1000, 1),
         "measure_ms": {"mean": round(statistics.fmean(ms), 2),
                        "median": round(ms[len(ms) // 2], 2),
@@ -156,6 +164,20 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def bucket_table(rows: list[dict]) -> str:
+    """What the buckets hold: the facts' averages per rule set and bucket."""
+    lines = ["| rule set | bucket | mean par | greedy player wins | playouts won | "
+             "cards left by a playout | winning first moves |", "|" + "---|" * 7]
+    for row in rows:
+        variant = Variant(row["goal"], row["passes"])
+        for key, group in row["by_bucket"].items():
+            lines.append(f"| {variant.label} | {key} | {group['mean_par']:.1f} | "
+                         f"{100 * group['greedy_share']:.1f}% | "
+                         f"{100 * group['playout_share']:.2f}% | {group['mean_left']:.1f} | "
+                         f"{group['mean_winning_first_moves']:.2f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, required=True,
@@ -171,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"collect_difficulty: {exc}", file=sys.stderr)
         return 1
     print(table(rows))
+    print()
+    print(bucket_table(rows))
     return 0
 
 
