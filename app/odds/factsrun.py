@@ -105,8 +105,7 @@ def run(variant: Variant, start: int, deals: int, folder: Path, *, workers: int 
     jobs = [(variant.goal.value, variant.passes, a, b) for a, b in missing]
     workers = max(1, workers or os.cpu_count() or 1)
     began = time.perf_counter()
-    done = (resumable._dask(jobs, scheduler, range_text) if scheduler
-            else resumable._local(jobs, min(workers, len(jobs) or 1), range_text))
+    done = resumable.execute(jobs, range_text, workers=workers, scheduler=scheduler)
     for (_, _, a, b), text in done:
         write_range(range_path(folder, variant, a, b), text)
         if progress:

@@ -101,6 +101,16 @@ def _dask(jobs: list[tuple], scheduler: str,
             yield futures[future], future.result()
 
 
+def execute(jobs: list[tuple], work: Callable[..., str], *, workers: int = 1,
+            scheduler: str | None = None) -> Iterator[tuple[tuple, str]]:
+    """Each job with its answer ``work(*job)``, as they finish: in up to ``workers`` local
+    processes, or on the Dask cluster at ``scheduler``. ``work`` must be a module-level
+    function of plain values (it is pickled to the workers)."""
+    if scheduler:
+        return _dask(jobs, scheduler, work)
+    return _local(jobs, max(1, min(workers, len(jobs))), work)
+
+
 def run(variant: Variant, start: int, deals: int, folder: Path, *, workers: int | None = None,
         scheduler: str | None = None, node_limit: int | None = None, player: str = "solver",
         progress: Callable[[int], object] | None = None) -> Odds:
