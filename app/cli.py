@@ -4,6 +4,7 @@
     pyramid solve 617 --goal wholedeck    can it be won, and how
     pyramid odds --deals 1000             the share of deals 1..1000 that can be won
     pyramid odds --deals 1000 --player greedy   ... that the greedy player wins
+    pyramid facts --deals 1000 --results DIR    par and difficulty facts of the winnable deals
 
 Every error a user can cause ends with exit status 2 and one line on stderr, never a traceback.
 """
@@ -280,13 +281,36 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- pyramid facts --------------------------------------------------------------------------
+def cmd_facts(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from app.odds import factsrun
+
+    last = args.start + args.deals - 1
+    if last > MAX_DEAL_NUMBER:
+        raise UsageError(f"deals {args.start:,} to {last:,} go past the last deal, "
+                         f"{MAX_DEAL_NUMBER:,}")
+    variant = Variant(args.goal, args.passes)
+    disable = None if args.progress is None else not args.progress
+    with tqdm(total=args.deals, unit="deal", file=sys.stderr, disable=disable,
+              desc=variant.label) as bar:
+        found, seconds = factsrun.run(variant, args.start, args.deals, Path(args.results),
+                                      workers=args.workers, scheduler=args.scheduler,
+                                      progress=bar.update)
+    summary = factsrun.summary(variant, args.start, args.deals, found, seconds)
+    print(json.dumps(summary) if args.json else factsrun.summary_text(summary))
+    return 0
+
+
 # --- the parser ---------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Pyramid Solitaire from the command line: deals, the solver and the odds.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="{deal,solve,odds}", required=True)
+    commands = parser.add_subparsers(dest="command", metavar="{deal,solve,odds,facts}",
+                                     required=True)
 
     def add_deal_choice(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("number", nargs="?", type=_deal_number,
@@ -362,6 +386,28 @@ def build_parser() -> argparse.ArgumentParser:
                            "in deal order: W winnable, L not winnable, ? unknown (with "
                            "--player greedy: W won, L lost)")
     odds.set_defaults(run=cmd_odds)
+
+    facts = commands.add_parser(
+        "facts", help="measure par and the difficulty facts of the winnable deals of a range",
+        description="Measure par, the greedy player, 200 random playouts and the winning "
+                    "first moves of each winnable deal of START .. START+K-1, kept in DIR a "
+                    "file a range of 2,000 deals (a rerun measures only what is missing).")
+    facts.add_argument("--goal", type=_goal, default=Goal.STANDARD, help="as for odds")
+    facts.add_argument("--passes", type=_passes, default=DEFAULT_PASSES, help="as for odds")
+    facts.add_argument("--deals", type=_positive("--deals"), required=True, metavar="K",
+                       help="how many deals")
+    facts.add_argument("--start", type=_deal_number, default=1, metavar="N",
+                       help="the first deal number; default 1")
+    facts.add_argument("--results", metavar="DIR", required=True,
+                       help="where the results are kept (DIR/facts/GOAL-PASSES/)")
+    facts.add_argument("--workers", type=_positive("--workers"), metavar="W",
+                       help="worker processes; default one per CPU. Results do not depend on it")
+    facts.add_argument("--scheduler", metavar="ADDRESS",
+                       help="measure on a Dask cluster (e.g. tcp://host:8786) instead")
+    facts.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="show a progress bar on stderr (default: when stderr is a terminal)")
+    facts.add_argument("--json", action="store_true", help="print the summary as JSON")
+    facts.set_defaults(run=cmd_facts)
     return parser
 
 

@@ -5,7 +5,8 @@
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _search.c  the decision search: can this position be won at all?
- *   _par.c     the par search: the fewest moves that win, proven minimal.
+ *   _par.c     the par search: the fewest moves that win, proven minimal;
+ *   _playout.c random playouts by the game's rules (for the difficulty measures).
  *
  * Python (solver.py) hands over one position: the values of the 28 pyramid slots (0 where a
  * card is gone), the talon (every stock and waste card, in their one fixed order: waste bottom
@@ -264,5 +265,7 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 int decide(Ctx *c, Pos p);
 /* _par.c */
 int par_search(Ctx *c, Pos p);
+/* _playout.c */
+int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left);
 
 #endif

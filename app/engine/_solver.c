@@ -1,7 +1,7 @@
 /*
  * The solver's C core as a Python module: solve(...) reads one position and its rules, runs
  * the decision search (_search.c) or the par search (_par.c) with the GIL released, and hands
- * back (status, moves, nodes). The position encoding is in _core.h; the argument for every
+ * back (status, moves, nodes); playouts(...) plays random games from one (_playout.c). The position encoding is in _core.h; the argument for every
  * pruning is in the header of the file that does it (_moves.c, _prune.c, _search.c, _par.c).
  */
 #define PY_SSIZE_T_CLEAN
@@ -72,34 +72,29 @@ static PyObject *line_of(const Ctx *c) {
     return moves;
 }
 
-static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"pyramid", "talon", "stock_top", "pass_index", "passes",
-                             "wholedeck", "flags", "node_limit", "overlap", "shortest", NULL};
-    Py_buffer pyr_buf, tal_buf;
-    int top, pass, passes, wholedeck, flags, overlap = 0, shortest = 0;
-    long long limit;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iiiiiL|pp", kwlist, &pyr_buf, &tal_buf,
-                                     &top, &pass, &passes, &wholedeck, &flags, &limit, &overlap,
-                                     &shortest))
-        return NULL;
+/* Read a position (see _core.h) into a fresh context; NULL with a Python error set when the
+ * arguments are malformed or memory runs out. The buffers are released either way. */
+static Ctx *load(Py_buffer *pyr_buf, Py_buffer *tal_buf, int top, int pass, int passes,
+                 int wholedeck, int overlap, int flags, long long limit, Pos *out) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) {
-        PyBuffer_Release(&pyr_buf);
-        PyBuffer_Release(&tal_buf);
-        return PyErr_NoMemory();
+        PyBuffer_Release(pyr_buf);
+        PyBuffer_Release(tal_buf);
+        PyErr_NoMemory();
+        return NULL;
     }
     /* passes: 1..3, or 0 for unlimited (then pass_index must be 0). */
-    int bad = pyr_buf.len != PYR || tal_buf.len > MAXTALON || top < 0 || top > tal_buf.len
+    int bad = pyr_buf->len != PYR || tal_buf->len > MAXTALON || top < 0 || top > tal_buf->len
               || passes < 0 || passes > 3 || pass < 0 || (passes ? pass >= passes : pass != 0);
     Pos p = {0, 0, 0, pass, 0};
     if (!bad) {
-        c->n = (int)tal_buf.len;
+        c->n = (int)tal_buf->len;
         c->passes = passes;
         c->wholedeck = wholedeck;
         c->overlap = overlap;
         c->flags = flags;
         c->limit = limit;
-        const uint8_t *pv = pyr_buf.buf, *tv = tal_buf.buf;
+        const uint8_t *pv = pyr_buf->buf, *tv = tal_buf->buf;
         for (int i = 0; i < PYR; i++) {
             if (pv[i] > 13) bad = 1;
             c->val[i] = pv[i];
@@ -113,14 +108,31 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
         }
         p.top = next_at(c, p.rest, top);
     }
-    PyBuffer_Release(&pyr_buf);
-    PyBuffer_Release(&tal_buf);
+    PyBuffer_Release(pyr_buf);
+    PyBuffer_Release(tal_buf);
     if (bad) {
         free(c);
         PyErr_SetString(PyExc_ValueError, "malformed position");
         return NULL;
     }
     setup_tables(c);
+    *out = p;
+    return c;
+}
+
+static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"pyramid", "talon", "stock_top", "pass_index", "passes",
+                             "wholedeck", "flags", "node_limit", "overlap", "shortest", NULL};
+    Py_buffer pyr_buf, tal_buf;
+    int top, pass, passes, wholedeck, flags, overlap = 0, shortest = 0;
+    long long limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iiiiiL|pp", kwlist, &pyr_buf, &tal_buf,
+                                     &top, &pass, &passes, &wholedeck, &flags, &limit, &overlap,
+                                     &shortest))
+        return NULL;
+    Pos p;
+    Ctx *c = load(&pyr_buf, &tal_buf, top, pass, passes, wholedeck, overlap, flags, limit, &p);
+    if (!c) return NULL;
     uint64_t ignored = KEY_PASS | KEY_CONTEXT;
     if (!set_init(&c->lost, 0, ignored) || !set_init(&c->relaxed_won, 0, 0)
         || !set_init(&c->relaxed_lost, 0, 0) || !set_init(&c->bound, 1, ignored)) {
@@ -143,12 +155,71 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     return Py_BuildValue("(iNL)", status, moves, nodes);
 }
 
+static PyObject *py_playouts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"pyramid", "talon", "stock_top", "pass_index", "passes",
+                             "wholedeck", "count", "seed", "record", NULL};
+    Py_buffer pyr_buf, tal_buf;
+    int top, pass, passes, wholedeck, count, record = 0;
+    unsigned long long seed;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iiiiiK|p", kwlist, &pyr_buf, &tal_buf,
+                                     &top, &pass, &passes, &wholedeck, &count, &seed, &record))
+        return NULL;
+    if (passes < 1 || count < 0) { /* playouts follow the game: a pass limit, 1..3 */
+        PyBuffer_Release(&pyr_buf);
+        PyBuffer_Release(&tal_buf);
+        PyErr_SetString(PyExc_ValueError, "playouts need passes 1..3 and a count >= 0");
+        return NULL;
+    }
+    Pos p;
+    Ctx *c = load(&pyr_buf, &tal_buf, top, pass, passes, wholedeck, 0, 0, 0, &p);
+    if (!c) return NULL;
+    PyObject *lines = record ? PyList_New(0) : Py_NewRef(Py_None);
+    if (!lines) {
+        free(c);
+        return NULL;
+    }
+    uint64_t rng = seed;
+    long wins = 0, left_total = 0;
+    int left;
+    if (record) { /* the lines are built as the games are played: with the GIL held */
+        for (int i = 0; i < count; i++) {
+            int won = playout(c, p, &rng, 1, &left);
+            wins += won;
+            left_total += left;
+            PyObject *line = line_of(c);
+            PyObject *item = line ? Py_BuildValue("(ON)", won ? Py_True : Py_False, line) : NULL;
+            if (!item || PyList_Append(lines, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(lines);
+                free(c);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        for (int i = 0; i < count; i++) {
+            wins += playout(c, p, &rng, 0, &left);
+            left_total += left;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    free(c);
+    return Py_BuildValue("(llN)", wins, left_total, lines);
+}
+
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(pyramid, talon, stock_top, pass_index, passes, wholedeck, flags, node_limit, "
      "overlap=False, shortest=False) -> (status, moves, nodes)\n\n"
      "status: 1 won (moves: a winning line, the shortest with shortest=True), 0 lost, "
      "-1 stopped at the node limit. passes=0: unlimited."},
+    {"playouts", (PyCFunction)(void (*)(void))py_playouts, METH_VARARGS | METH_KEYWORDS,
+     "playouts(pyramid, talon, stock_top, pass_index, passes, wholedeck, count, seed, "
+     "record=False) -> (wins, cards_left, lines)\n\n"
+     "count games of uniformly random legal moves by the game's rules (_playout.c), from one "
+     "SplitMix64 stream seeded with seed; cards_left: the cards the goal still needed at the "
+     "ends, summed; lines: with record, a (won, moves) pair a game, else None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,6 +4,11 @@
 - ``table``: the committed odds table (``app/data/odds.json``), one row per rule set.
 - ``winnable``: each deal's committed verdict, and a random proven-winnable deal.
 - ``daily``: the deal of the day, picked from the proven-winnable deals.
+- ``difficulty``: a deal's difficulty from measured facts (par, the greedy player, random
+  playouts, the first moves that keep it winnable): a score and four buckets.
+- ``dealfacts``: each winnable deal's committed par and difficulty, and a random winnable deal
+  of a chosen difficulty.
+- ``factsrun``: the facts of many deals, measured in pieces (``pyramid facts``).
 - ``published``: what others have published, judged against our figures.
 - ``interval``: the Wilson interval every rate is quoted with.
 
@@ -11,6 +16,16 @@ It reads the package's data files and the engine, never the web or the database.
 """
 
 from .daily import daily_deal, today_utc
+from .dealfacts import (
+    DealFacts,
+    DifficultyData,
+    deal_facts,
+    difficulty_data,
+    difficulty_range,
+    difficulty_shares,
+    random_winnable,
+)
+from .difficulty import DIFFICULTIES, Difficulty, parse_difficulty
 from .interval import wilson_interval
 from .published import PUBLISHED, Comparison, Published, comparisons
 from .run import Odds, solve_range
@@ -18,17 +33,27 @@ from .table import OddsRow, odds_row, odds_rows, winnable_shares
 from .winnable import is_proven_winnable, known_verdict, verdicts, winnable_deal
 
 __all__ = [
+    "DIFFICULTIES",
     "PUBLISHED",
     "Comparison",
+    "DealFacts",
+    "Difficulty",
+    "DifficultyData",
     "Odds",
     "OddsRow",
     "Published",
     "comparisons",
     "daily_deal",
+    "deal_facts",
+    "difficulty_data",
+    "difficulty_range",
+    "difficulty_shares",
     "is_proven_winnable",
     "known_verdict",
     "odds_row",
     "odds_rows",
+    "parse_difficulty",
+    "random_winnable",
     "solve_range",
     "today_utc",
     "verdicts",

@@ -70,13 +70,17 @@ def read_range(path: Path, first: int, last: int) -> str | None:
     return letters
 
 
-def _local(jobs: list[tuple], workers: int) -> Iterator[tuple[tuple, str]]:
+def _local(jobs: list[tuple], workers: int,
+           work: Callable[..., str] | None = None) -> Iterator[tuple[tuple, str]]:
+    """Each job's answer, ``work(*job)`` (by default ``range_letters``), in worker processes,
+    as they finish."""
+    work = work or range_letters
     if workers == 1:
         for job in jobs:
-            yield job, range_letters(*job)
+            yield job, work(*job)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(range_letters, *job): job for job in jobs}
+        futures = {pool.submit(work, *job): job for job in jobs}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -85,14 +89,26 @@ def _local(jobs: list[tuple], workers: int) -> Iterator[tuple[tuple, str]]:
             raise
 
 
-def _dask(jobs: list[tuple], scheduler: str) -> Iterator[tuple[tuple, str]]:
+def _dask(jobs: list[tuple], scheduler: str,
+          work: Callable[..., str] | None = None) -> Iterator[tuple[tuple, str]]:
     from dask.distributed import Client
     from dask.distributed import as_completed as completed
 
+    work = work or range_letters
     with Client(scheduler) as client:
-        futures = {client.submit(range_letters, *job, pure=False): job for job in jobs}
+        futures = {client.submit(work, *job, pure=False): job for job in jobs}
         for future in completed(futures):
             yield futures[future], future.result()
+
+
+def execute(jobs: list[tuple], work: Callable[..., str], *, workers: int = 1,
+            scheduler: str | None = None) -> Iterator[tuple[tuple, str]]:
+    """Each job with its answer ``work(*job)``, as they finish: in up to ``workers`` local
+    processes, or on the Dask cluster at ``scheduler``. ``work`` must be a module-level
+    function of plain values (it is pickled to the workers)."""
+    if scheduler:
+        return _dask(jobs, scheduler, work)
+    return _local(jobs, max(1, min(workers, len(jobs))), work)
 
 
 def run(variant: Variant, start: int, deals: int, folder: Path, *, workers: int | None = None,

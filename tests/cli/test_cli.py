@@ -339,3 +339,25 @@ def test_the_solvers_rule_options_in_solve_and_odds(capsys):
     assert status == 2 and "rule options" in err
     status, _, err = run(capsys, "odds", "--deals", "10", "--overlap", "--results", "/tmp/x")
     assert status == 2 and "not kept" in err
+
+
+def test_facts_measure_the_winnable_deals_and_go_on_where_they_stopped(capsys, tmp_path,
+                                                                       monkeypatch):
+    from app.engine import Variant
+    from app.odds import resumable
+    from app.odds.winnable import is_proven_winnable
+
+    monkeypatch.setattr(resumable, "RANGE", 10)
+    code, out, _ = run(capsys, "facts", "--goal", "wholedeck", "--passes", "3", "--deals", "12",
+                       "--results", str(tmp_path), "--workers", "1", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    winnable = sum(is_proven_winnable(n, Variant("wholedeck", 3)) for n in range(1, 13))
+    assert (summary["deals"], summary["winnable"]) == (12, winnable)
+    files = sorted((tmp_path / "facts" / "wholedeck-3").glob("*.txt"))
+    assert len(files) == 2
+    before = [f.stat().st_mtime_ns for f in files]
+    code, out, _ = run(capsys, "facts", "--goal", "wholedeck", "--passes", "3", "--deals", "5",
+                       "--start", "3", "--results", str(tmp_path))
+    assert code == 0 and "Whole deck goal, 3 passes, deals 3 to 7" in out and "Mean par" in out
+    assert [f.stat().st_mtime_ns for f in files] == before  # nothing measured again
