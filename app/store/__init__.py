@@ -26,7 +26,15 @@ from .games import (
     save_position,
     won_daily,
 )
-from .players import remember_winnable_only, wants_winnable_only
+from .players import (
+    Choice,
+    PageFacts,
+    page_facts,
+    preferences_of,
+    remember_winnable_only,
+    save_preferences,
+    wants_winnable_only,
+)
 from .stats import (
     DailyResult,
     DailyStreak,
@@ -46,6 +54,7 @@ from .stats import (
 from .verdicts import StoredVerdict, deal_verdicts, deal_was_played, get_verdict, save_verdict
 
 __all__ = [
+    "Choice",
     "DailyResult",
     "DailyStreak",
     "Database",
@@ -54,6 +63,7 @@ __all__ = [
     "GameEnded",
     "GameRecord",
     "LoadedGame",
+    "PageFacts",
     "Statistics",
     "StoredVerdict",
     "abandon_in_progress",
@@ -76,12 +86,15 @@ __all__ = [
     "load_game",
     "mark_abandoned",
     "moves_of",
+    "page_facts",
+    "preferences_of",
     "preview",
     "recent_results",
     "reload",
     "remember_winnable_only",
     "reset_statistics",
     "save_position",
+    "save_preferences",
     "save_verdict",
     "set_display_name",
     "statistics",
