@@ -3,8 +3,9 @@
  *
  *  - Never before the player's first input on the page (a press or a key): until then nothing
  *    is created, and a page that loads on a won game stays silent. Browsers allow audio only
- *    after an input anyway; the audio context is made on that input, so later cues (a win
- *    that the server's answer brings) play too.
+ *    after an input anyway. The audio context is made once the page is idle after that input
+ *    (making one blocks the page for tens of milliseconds: never while a move is being
+ *    drawn); a cue asked for meanwhile plays then, if it is still fresh.
  *  - Only while <html data-sound="on"> (the player's preference, drawn by the server; the
  *    speaker button flips it: preferences.js).
  *  - Quiet and short (under half a second, the win under a second), so fast play never
@@ -17,8 +18,9 @@
 (function () {
   "use strict";
 
-  var context = null, master = null, heardInput = false;
+  var context = null, master = null, heardInput = false, waking = false, pending = null;
   var played = [];
+  var FRESH = 300;  // ms a cue may wait for the audio context before it is dropped
 
   function wanted() { return document.documentElement.getAttribute("data-sound") === "on"; }
 
@@ -47,9 +49,17 @@
   document.addEventListener("keydown", firstInput, true);
 
   function wake() {
-    var c = audio();
-    if (c && c.state === "suspended") c.resume();
-    return c;
+    // The audio context, made when the page is next idle; then any fresh pending cue plays.
+    if (context || waking) return;
+    waking = true;
+    var later = window.requestIdleCallback || function (work) { return window.setTimeout(work, 50); };
+    later(function () {
+      var c = audio();
+      if (c && c.state === "suspended") c.resume();
+      var cue = pending;
+      pending = null;
+      if (c && cue && performance.now() - cue.at < FRESH) sound(c, cue.name);
+    }, { timeout: 250 });
   }
 
   /* --- the voices ------------------------------------------------------------------------- */
@@ -120,13 +130,16 @@
     return null;
   }
 
+  function sound(c, cue) {
+    if (c.state === "suspended") c.resume();
+    played.push(cue);
+    try { CUES[cue](c, c.currentTime + 0.005); } catch (e) { /* audio is a nicety */ }
+  }
   function play(what) {
     var cue = cueOf(String(what));
     if (!cue || !heardInput || !wanted()) return;
-    var c = wake();
-    if (!c) return;
-    played.push(cue);
-    try { CUES[cue](c, c.currentTime + 0.005); } catch (e) { /* audio is a nicety */ }
+    if (context) sound(context, cue);
+    else { pending = { name: cue, at: performance.now() }; wake(); }
   }
 
   window.pyramidSound = {
