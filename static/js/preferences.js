@@ -43,9 +43,9 @@
     var button = event.target.closest && event.target.closest("[data-tips-dismiss]");
     if (!button) return;
     event.preventDefault();  // it sits in the board's form: never submit that
-    var hadFocus = document.activeElement === button;
+    var byKeyboard = event.detail === 0 && document.activeElement === button;
     document.documentElement.removeAttribute("data-tips");
-    if (hadFocus) {
+    if (byKeyboard) {  // keep the keyboard on the board
       var card = document.querySelector('#board button[data-card][tabindex="0"]') ||
         document.querySelector("#board button[data-card]:not([disabled])");
       if (card) card.focus();
