@@ -163,9 +163,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     deal = _deal_from(args)
     game = Game(deal, args.goal, args.passes)
-    solution = solve(game, node_limit=args.node_limit)
+    solution = solve(game, node_limit=args.node_limit, shortest=args.par)
     if args.json:
-        print(json.dumps({
+        answer = {
             "deal": deal.number,
             "goal": game.goal.value,
             "passes": game.passes,
@@ -175,7 +175,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                          else [move.to_dict() for move in solution.moves]),
             "nodes": solution.nodes,
             "seconds": round(solution.seconds, 6),
-        }))
+        }
+        if args.par:
+            answer["par"] = solution.par
+        print(json.dumps(answer))
         return 0
     title = f"Deal {deal.number}" if deal.number is not None else "Custom deal"
     noun = "position" if solution.nodes == 1 else "positions"
@@ -183,7 +186,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if solution.verdict is Verdict.WINNABLE:
         moves = solution.moves or ()
         print(f"{title}, {game.variant.label}: winnable ({searched}).")
-        print(f"A winning line of {len(moves)} moves:")
+        if args.par:
+            print(f"Par {solution.par}: a shortest winning line, proven:")
+        else:
+            print(f"A winning line of {len(moves)} moves:")
         print("\n".join(_numbered(moves)))
     elif solution.verdict is Verdict.NOT_WINNABLE:
         print(f"{title}, {game.variant.label}: not winnable, "
@@ -295,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_deal_choice(solve)
     add_variant(solve)
     solve.add_argument("--json", action="store_true", help="print the answer as JSON")
+    solve.add_argument("--par", action="store_true",
+                       help="find a shortest winning line, proven: its length is the par "
+                            '(JSON: "par", null when no win; the line is "solution")')
     solve.set_defaults(run=cmd_solve)
 
     odds = commands.add_parser("odds", help="solve a range of deals: the share that can be won",

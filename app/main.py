@@ -29,7 +29,20 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
-from app.web import api, board, errors, handlers, odds, pages, replay, settings_page, stats
+from app.web import (
+    api,
+    board,
+    clock,
+    daily,
+    errors,
+    handlers,
+    odds,
+    pages,
+    replay,
+    results,
+    settings_page,
+    stats,
+)
 from app.web.csrf import require_csrf
 from app.web.firstpaint import FirstPaint
 from app.web.player import PlayerCookie
@@ -179,10 +192,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # API's (no page path starts with /api/, so the order changes no answer).
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(daily.router)
     app.include_router(board.router)
     app.include_router(stats.router, dependencies=[Depends(require_csrf)])
     app.include_router(replay.router)
     app.include_router(odds.router)
+    app.include_router(results.router)
+    app.include_router(clock.router)
     app.include_router(settings_page.router)
     errors.document(app)
 

@@ -11,6 +11,7 @@ from .game import Game, IllegalMove, Location
 from .greedy import greedy_wins, play_greedy
 from .moves import Move, MoveError, Op
 from .outcome import ABANDONED_REASON, GameStatus, Outcome, Termination, ended_reason, game_over
+from .score import Score, score
 from .variant import (
     DEFAULT_GOAL,
     DEFAULT_PASSES,
@@ -49,6 +50,7 @@ __all__ = [
     "MoveError",
     "Op",
     "Outcome",
+    "Score",
     "Termination",
     "Variant",
     "ended_reason",
@@ -58,4 +60,5 @@ __all__ = [
     "parse_passes",
     "passes_text",
     "play_greedy",
+    "score",
 ]

@@ -4,6 +4,7 @@ The store speaks in engine terms (Deal, Goal, Move) at its edges, so the web lay
 SQL and the engine never learns about the database.
 """
 
+from .days import DayResult, days_won, month_results
 from .db import Database
 from .games import (
     GameConflict,
@@ -21,9 +22,12 @@ from .games import (
     load_game,
     mark_abandoned,
     moves_of,
+    pause_game,
     preview,
     reload,
+    resume_game,
     save_position,
+    set_game_par,
     won_daily,
 )
 from .players import (
@@ -34,6 +38,15 @@ from .players import (
     remember_winnable_only,
     save_preferences,
     wants_winnable_only,
+)
+from .results import (
+    DealResults,
+    Result,
+    answers_to,
+    deal_results,
+    is_listed,
+    result_of,
+    set_listed,
 )
 from .stats import (
     DailyResult,
@@ -51,27 +64,40 @@ from .stats import (
     set_display_name,
     statistics,
 )
-from .verdicts import StoredVerdict, deal_verdicts, deal_was_played, get_verdict, save_verdict
+from .verdicts import (
+    StoredVerdict,
+    deal_verdicts,
+    deal_was_played,
+    get_verdict,
+    save_par,
+    save_verdict,
+)
 
 __all__ = [
     "Choice",
     "DailyResult",
     "DailyStreak",
     "Database",
+    "DayResult",
+    "DealResults",
     "Figures",
     "GameConflict",
     "GameEnded",
     "GameRecord",
     "LoadedGame",
     "PageFacts",
+    "Result",
     "Statistics",
     "StoredVerdict",
     "abandon_in_progress",
+    "answers_to",
     "count_hint",
     "create_game",
     "daily_results",
     "daily_streak",
+    "days_won",
     "deal_of",
+    "deal_results",
     "deal_verdicts",
     "deal_was_played",
     "display_name",
@@ -81,22 +107,30 @@ __all__ = [
     "get_verdict",
     "history",
     "history_size",
+    "is_listed",
     "latest_unfinished",
     "load",
     "load_game",
     "mark_abandoned",
+    "month_results",
     "moves_of",
     "page_facts",
+    "pause_game",
     "preferences_of",
     "preview",
     "recent_results",
     "reload",
     "remember_winnable_only",
     "reset_statistics",
+    "result_of",
+    "resume_game",
+    "save_par",
     "save_position",
     "save_preferences",
     "save_verdict",
     "set_display_name",
+    "set_game_par",
+    "set_listed",
     "statistics",
     "wants_winnable_only",
     "won_daily",

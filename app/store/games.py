@@ -11,20 +11,19 @@ that ended the game, whatever double clicks, tabs, retries or restarts happen ar
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from functools import lru_cache
 
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.engine import Deal, Game, GameStatus, Goal, Move, game_over
+from app.engine import Deal, Game, GameStatus, Goal, game_over
 
 from .models import GameRecord, utcnow
+from .positions import deal_of, load_game, moves_of, positions
+from .verdicts import known_par
 
 __all__ = [
     "GameConflict",
@@ -68,11 +67,12 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _end(record: GameRecord, status: GameStatus, now: datetime) -> None:
-    """Write the result, once: the status, when it ended and how long it took."""
+def _end(record: GameRecord, game: Game, status: GameStatus, now: datetime) -> None:
+    """Write the result, once: the status, when it ended, how long it took, the score."""
     record.status = status.value
     record.finished_at = now
     record.seconds = elapsed_seconds(record, now)
+    record.score = record.score_of(game).total
 
 
 def lock_player_results(session: Session, player_id: str) -> None:
@@ -111,7 +111,9 @@ def record_result(session: Session, record: GameRecord) -> None:
 
 def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
                now: datetime | None = None, *, daily: date | None = None,
-               winnable_only: bool = False, rated: bool = True) -> tuple[GameRecord, Game]:
+               winnable_only: bool = False, rated: bool = True,
+               challenge: str | None = None,
+               late_daily: date | None = None) -> tuple[GameRecord, Game]:
     """A new game's row (no moves yet), not stored: ``create_game`` stores it; ``preview``
     shows it before anyone has played (a GET never stores anything)."""
     game = Game(deal, goal, passes)  # validates goal and passes the engine's way
@@ -130,25 +132,32 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
         cleared=0,
         hints_used=0,
         daily=daily,
+        late_daily=late_daily,
         winnable_only=winnable_only,
         rated=rated,
+        challenge=challenge,
+        paused_seconds=0,
         created_at=now,
         updated_at=now,
     )
     if game.is_over():  # a deal with no move at all: it ends at once, and counts for nothing
-        _end(record, game.status, now)
+        _end(record, game, game.status, now)
     return record, game
 
 
 def create_game(session: Session, player_id: str, deal: Deal, goal: Goal | str, passes: int,
                 now: datetime | None = None, *, daily: date | None = None,
-                winnable_only: bool = False, rated: bool = True) -> GameRecord:
+                winnable_only: bool = False, rated: bool = True,
+                challenge: str | None = None, late_daily: date | None = None) -> GameRecord:
     """Store a new game (no moves yet) and return it; the caller's transaction commits it.
 
     ``daily`` marks the deal of the day of that date; ``winnable_only`` a deal dealt from the
-    solver's proven-winnable deals; ``rated`` False a game played "not counted"."""
+    solver's proven-winnable deals; ``rated`` False a game played "not counted";
+    ``challenge`` the game whose challenge link started this one; ``late_daily`` a past day's
+    deal of the day played after its day."""
     record, _ = new_record(player_id, deal, goal, passes, now, daily=daily,
-                           winnable_only=winnable_only, rated=rated)
+                           winnable_only=winnable_only, rated=rated, challenge=challenge,
+                           late_daily=late_daily)
     record.id = new_game_id()
     session.add(record)
     session.flush()
@@ -177,77 +186,6 @@ def latest_unfinished(session: Session, player_id: str) -> GameRecord | None:
         .limit(1)
     )
     return session.scalars(query).first()
-
-
-def deal_of(record: GameRecord) -> Deal:
-    if record.deal_number is not None:
-        return Deal.from_number(int(record.deal_number))
-    assert record.deal_text is not None
-    return Deal.from_text(record.deal_text)
-
-
-_move_from_text = lru_cache(maxsize=1024)(Move.from_text)
-"""A stored move list holds the same few texts again and again (52 Kings and pairs, draw,
-recycle): each is read once. Moves are immutable, so they are shared."""
-
-
-def moves_of(record: GameRecord) -> list[Move]:
-    return [_move_from_text(text) for text in record.moves.split()]
-
-
-class Positions:
-    """The positions of recently loaded or saved games, so a request need not replay a game's
-    whole move list through the engine again (the move path's main cost, growing with every
-    move). Per process, bounded, and safe to share between request threads.
-
-    A position is a pure function of what it is filed under: the game's deal, goal, passes and
-    stored move text (``Game.replay`` of them). So an entry can never be stale, whichever
-    process or tab moved last: a game whose stored moves differ from the entry's is simply
-    not found, and is replayed. Callers get a copy, so they may play and undo on it freely.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._games: OrderedDict[str, tuple[tuple, Game]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def key(record: GameRecord) -> tuple:
-        return record.deal_number, record.deal_text, record.goal, record.passes, record.moves
-
-    def get(self, record: GameRecord) -> Game | None:
-        with self._lock:
-            found = self._games.get(record.id)
-            if found is None or found[0] != self.key(record):
-                return None
-            self._games.move_to_end(record.id)
-        return found[1].copy()
-
-    def put(self, record: GameRecord, game: Game) -> None:
-        """File ``game`` as the position of ``record`` as it is now (one entry per game)."""
-        entry = (self.key(record), game.copy())
-        with self._lock:
-            self._games[record.id] = entry
-            self._games.move_to_end(record.id)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
-
-
-POSITIONS_KEPT = 512
-"""Games whose position each process keeps: a few times the games played at once by the
-players one process serves (an entry is a few kB to a few tens of kB, with its undo steps)."""
-
-positions = Positions(POSITIONS_KEPT)
-
-
-def load_game(record: GameRecord) -> Game:
-    """The stored game's position: the engine's replay of its moves (kept in ``positions``
-    for the next request about the same game)."""
-    game = positions.get(record)
-    if game is None:
-        game = Game.replay(deal_of(record), record.goal, record.passes, moves_of(record))
-        positions.put(record, game)
-    return game
 
 
 @dataclass(slots=True)
@@ -289,8 +227,10 @@ def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
 
 
 def save_position(session: Session, record: GameRecord, game: Game, *, undos: int = 0,
-                  input_id: str | None = None, now: datetime | None = None) -> None:
-    """Store ``game``'s move list and status in ``record``.
+                  input_id: str | None = None, par: int | None = None,
+                  now: datetime | None = None) -> None:
+    """Store ``game``'s move list and status in ``record``; a won game keeps the deal's par
+    when it is known (``par``, from the committed data, or a kept verdict's).
 
     Raises GameEnded when the stored game has already ended (its result is final), and
     GameConflict when someone else saved this game since ``record`` was read.
@@ -306,11 +246,16 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     record.cleared = game.cards_cleared
     if record.started_at is None and game.moves:
         record.started_at = now  # the clock starts at the first move
+    if record.paused_at is not None:  # a move ends a pause
+        record.paused_seconds = (record.paused_seconds or 0) + paused_for(record, now)
+        record.paused_at = None
     record.undo_count += undos
     if input_id is not None:
         record.last_input = input_id
     if status.ended:
-        _end(record, status, now)
+        _end(record, game, status, now)
+        if status is GameStatus.WON and record.par is None:
+            record.par = par if par is not None else known_par(session, record)
     record.updated_at = now
     try:
         session.flush()  # the version check: another tab's move wins, or this one does
@@ -326,6 +271,14 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
         positions.put(record, game)
 
 
+def set_game_par(session: Session, game_id: str, par: int) -> None:
+    """Keep a won game's par, found after the win (a plain UPDATE: the par changes nothing a
+    player sees as the game's version)."""
+    session.execute(update(GameRecord).where(GameRecord.id == game_id,
+                                             GameRecord.par.is_(None)).values(par=par)
+                    .execution_options(synchronize_session=False))
+
+
 def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
     """End a game its player left for another: abandoned counts as played and not won.
 
@@ -337,7 +290,7 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
         return False
     now = now or utcnow()
     lock_player_results(session, record.player_id)
-    _end(record, GameStatus.ABANDONED, now)
+    _end(record, load_game(record), GameStatus.ABANDONED, now)
     record.updated_at = now
     try:
         session.flush()
@@ -366,14 +319,61 @@ def abandon_in_progress(session: Session, player_id: str, keep: str | None = Non
 
 
 def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
-    """Time from the first move to the end (or to now while the game goes on); 0 before the
-    first move, so the clock starts when play does, not when the page loads."""
+    """Time from the first move to the end (or to now while the game goes on), less the time
+    it was paused; 0 before the first move, so the clock starts when play does, not when the
+    page loads."""
     if record.seconds is not None:
         return record.seconds
     if record.started_at is None:
         return 0
     end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
-    return max(0, int((end - as_utc(record.started_at)).total_seconds()))
+    if record.paused_at is not None:
+        end = min(end, as_utc(record.paused_at))  # the clock stopped there
+    played = (end - as_utc(record.started_at)).total_seconds() - (record.paused_seconds or 0)
+    return max(0, int(played))
+
+
+def pause_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Stop the clock of a game in progress that has started; returns whether it stopped
+    now. A plain UPDATE, not through the version counter: a pause changes no position, so
+    it must not make another tab's next move look stale."""
+    if (record.status != GameStatus.PLAYING or record.started_at is None
+            or record.paused_at is not None):
+        return False
+    now = now or utcnow()
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.status == GameStatus.PLAYING.value,
+                                 GameRecord.paused_at.is_(None))
+        .values(paused_at=now).execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", now)
+    return bool(done.rowcount)
+
+
+def paused_for(record: GameRecord, now: datetime) -> int:
+    """Whole seconds of the pause going on (0 when not paused)."""
+    if record.paused_at is None:
+        return 0
+    return max(0, int((now - as_utc(record.paused_at)).total_seconds()))
+
+
+def resume_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Start a paused game's clock again; returns whether it was paused. Only the pause that
+    was read is ended (a pause and a resume from two tabs at once cannot both count)."""
+    if record.paused_at is None:
+        return False
+    now = now or utcnow()
+    total = (record.paused_seconds or 0) + paused_for(record, now)
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.paused_at == record.paused_at)
+        .values(paused_at=None, paused_seconds=total)
+        .execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", None)
+        set_committed_value(record, "paused_seconds", total)
+    return bool(done.rowcount)
 
 
 def count_hint(session: Session, record: GameRecord) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.engine import GameStatus, Variant
+from app.engine import Game, GameStatus, Score, Variant, score
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status.value for status in GameStatus if status.ended)
@@ -68,6 +68,9 @@ class GameRecord(Base):
     hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The UTC date whose deal of the day this game is (NULL for any other game).
     daily: Mapped[date | None] = mapped_column(Date)
+    # A past day's deal of the day played after that day (from the calendar): the calendar
+    # shows it, the daily streak does not count it (``daily`` is NULL then).
+    late_daily: Mapped[date | None] = mapped_column(Date)
     # Dealt from the solver's proven-winnable deals ("Winnable deals only").
     winnable_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # False for a game played "not counted" (a retry from before the losing move, a won deal
@@ -107,11 +110,13 @@ class GameRecord(Base):
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         # Statistics: the aggregate per variant reads only this index (it covers the query).
         Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",
-              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated"),
+              "status", "move_count", "cleared", "seconds", "streak", "streak_all", "rated",
+              "score", "par"),
         # Results in order: the history (all variants) and the charts (one variant).
         Index("ix_games_player_seq", "player_id", "seq"),
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
         Index("ix_games_player_daily", "player_id", "daily"),
+        Index("ix_games_player_late_daily", "player_id", "late_daily"),
         # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).
@@ -125,6 +130,12 @@ class GameRecord(Base):
     @property
     def variant(self) -> Variant:
         return Variant(self.goal, self.passes)  # type: ignore[arg-type]
+
+    def score_of(self, game: Game) -> Score:
+        """The score of ``game`` (this record's position) with this record's hints, undos and
+        time: the time bonus once won, from the seconds fixed at the end."""
+        return score(game, hints=self.hints_used or 0, undos=self.undo_count or 0,
+                     seconds=self.seconds)
 
     @property
     def counted(self) -> bool:

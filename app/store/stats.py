@@ -43,6 +43,9 @@ class Figures:
     abandoned: int = 0
     best_seconds: int | None = None
     fewest_moves: int | None = None
+    best_score: int | None = None
+    # Wins in as few moves as the deal's par (of the wins whose par is known).
+    wins_at_par: int = 0
     # Sum of each game's share of its goal's cards cleared (cleared / to_clear).
     cleared_share_sum: float = 0.0
     cleared_sum: int = 0
@@ -106,19 +109,22 @@ def statistics(session: Session, player_id: str) -> Statistics:
             func.sum(_flag(GameStatus.ABANDONED)), func.min(case((won, G.seconds))),
             func.min(case((won, G.move_count))), func.sum(G.cleared), func.max(G.finished_at),
             func.max(case((won, G.streak))), func.max(case((~won, G.streak))),
-            func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))))
+            func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))),
+            func.max(G.score), func.sum(case((won & (G.move_count <= G.par), 1), else_=0)))
         .where(counted(player_id))
         .group_by(G.goal, G.passes)
     )
     total = stats.total
     for (goal, passes, played, n_won, n_lost, n_abandoned, best, fewest, cleared, last,
-         win_run, loss_run, win_run_all, loss_run_all) in session.execute(query):
+         win_run, loss_run, win_run_all, loss_run_all, best_score,
+         at_par) in session.execute(query):
         figures = stats.variants.get(Variant(goal, passes))
         if figures is None:  # pragma: no cover - the schema allows only these rules
             continue
         figures.played, figures.won, figures.lost, figures.abandoned = (
             played, n_won, n_lost, n_abandoned)
         figures.best_seconds, figures.fewest_moves = best, fewest
+        figures.best_score, figures.wins_at_par = best_score, int(at_par or 0)
         figures.cleared_sum = int(cleared or 0)
         figures.cleared_share_sum = figures.cleared_sum / figures.variant.to_clear
         figures.last_played = last
@@ -132,6 +138,9 @@ def statistics(session: Session, player_id: str) -> Statistics:
         total.cleared_share_sum += figures.cleared_share_sum
         total.best_seconds = _least(total.best_seconds, best)
         total.fewest_moves = _least(total.fewest_moves, fewest)
+        total.best_score = max(total.best_score or 0, best_score or 0) if (
+            best_score is not None or total.best_score is not None) else None
+        total.wins_at_par += figures.wins_at_par
         total.last_played = last if total.last_played is None else max(total.last_played, last)
         total.longest_winning = max(total.longest_winning, win_run_all or 0)
         total.longest_losing = max(total.longest_losing, loss_run_all or 0)
@@ -176,7 +185,7 @@ def recent_results(session: Session, player_id: str, variant: Variant,
 
 
 HISTORY_COLUMNS = (G.id, G.deal_number, G.goal, G.passes, G.status, G.cleared, G.move_count,
-                   G.seconds, G.finished_at, G.hints_used)
+                   G.seconds, G.finished_at, G.hints_used, G.score, G.par)
 
 
 def history(session: Session, player_id: str, page: int,

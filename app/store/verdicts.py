@@ -35,6 +35,8 @@ class StoredVerdict:
     winnable: bool | None
     moves: int | None
     nodes: int
+    par: int | None = None
+    """The fewest moves that win, once someone's won game (or the verdict API) asked."""
 
     @property
     def settled(self) -> bool:
@@ -48,7 +50,7 @@ class StoredVerdict:
 
 def _stored(row: DealVerdict) -> StoredVerdict:
     return StoredVerdict(int(row.deal_number), Goal(row.goal), row.passes, row.winnable,
-                         row.moves, row.nodes)
+                         row.moves, row.nodes, row.par)
 
 
 def deal_verdicts(session: Session, number: int) -> dict[tuple[Goal, int], StoredVerdict]:
@@ -105,4 +107,29 @@ def save_verdict(session: Session, number: int, goal: Goal | str, passes: int, *
     session.execute(statement)
 
 
-__all__ = ["StoredVerdict", "deal_verdicts", "deal_was_played", "get_verdict", "save_verdict"]
+def known_par(session: Session, record: GameRecord) -> int | None:
+    """The par kept with the deal's verdict (numbered deals only): one primary-key read."""
+    if record.deal_number is None:
+        return None
+    return session.scalar(select(V.par).where(
+        V.deal_number == record.deal_number, V.goal == record.goal,
+        V.passes == record.passes))
+
+
+def save_par(session: Session, number: int, goal: Goal | str, passes: int, par: int,
+             now: datetime | None = None) -> None:
+    """Keep deal ``number``'s par (which also says it can be won), beside its verdict or as
+    its first: a par is proven, so it never gives way and never needs to. The caller
+    commits."""
+    values = {"deal_number": str(number), "goal": parse_goal(goal).value,
+              "passes": parse_passes(passes), "winnable": True, "moves": par, "nodes": 0,
+              "par": par, "computed_at": now or utcnow()}
+    statement = _insert(session).values(**values)
+    session.execute(statement.on_conflict_do_update(
+        index_elements=[V.deal_number, V.goal, V.passes],
+        set_={"par": statement.excluded.par, "winnable": statement.excluded.winnable},
+        where=V.par.is_(None)))
+
+
+__all__ = ["StoredVerdict", "deal_verdicts", "deal_was_played", "get_verdict", "known_par",
+           "save_par", "save_verdict"]

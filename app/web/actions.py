@@ -225,8 +225,10 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
-                   daily: date | None = None, winnable_only: bool = False) -> GameRecord:
-    """Start ``deal`` unless the player's newest game is that same deal, untouched.
+                   daily: date | None = None, winnable_only: bool = False,
+                   challenge: str | None = None, late_daily: date | None = None) -> GameRecord:
+    """Start ``deal`` unless the player's newest game is that same deal, untouched (which
+    then takes up ``challenge``, if it has none).
 
     Opening a deal link twice (a reload, a double click) then does not leave empty games about.
     Either way the player's other games in progress with moves are abandoned.
@@ -236,10 +238,13 @@ def reusable_start(session: Session, player_id: str, deal: Deal, variant: Varian
         latest = latest_unfinished(session, player_id)
         if latest is not None and is_fresh_game_of(latest, deal, variant):
             abandon_in_progress(session, player_id, keep=latest.id)
+            if challenge and not latest.challenge:
+                latest.challenge = challenge
             return latest
         abandon_in_progress(session, player_id)
         return create_game(session, player_id, deal, variant.goal, variant.passes,
-                           daily=daily, winnable_only=winnable_only)
+                           daily=daily, winnable_only=winnable_only, challenge=challenge,
+                           late_daily=late_daily)
 
     return _committed_start(session, make)
 

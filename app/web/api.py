@@ -44,7 +44,7 @@ from app.engine import (
     Variant,
 )
 from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload
-from app.web import actions, solving
+from app.web import actions, results, solving
 from app.web.deps import (
     GameDep,
     OwnedGame,
@@ -137,6 +137,10 @@ class GameState(BaseModel):
     cards_removed: int
     cards_cleared: int = Field(description="Cards gone towards the goal (of 28 or 52)")
     hints_used: int
+    score: int = Field(description="The score so far (the rules page says how it is made); "
+                                   "fixed when the game ends")
+    par: int | None = Field(description="A won game's par (the fewest moves that win the "
+                                        "deal), once known; null before")
     winnable_only: bool = Field(description="Dealt from the proven-winnable deals")
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
     counted: bool = Field(description="False for a game played again (a try again, a won deal "
@@ -314,6 +318,7 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
             with refusals_as_http():
                 chosen = Move.from_dict(body.model_dump(exclude_none=True))
                 actions.play(session, owned, chosen, expected_version=version)
+            results.remember_par(request, owned)
         except actions.VersionMismatch:
             return precondition_failed(session, owned)
         return with_etag(response, owned)

@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
 from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
-from app.web import actions, notice, solving
+from app.web import actions, notice, results, solving
 from app.web.csrf import require_csrf
 from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.errors import PageError
@@ -67,7 +67,7 @@ class BoardUrls:
 
 def render_board(request: Request, loaded: LoadedGame, player_id: str,
                  said: Notice = NOTHING_TO_SAY, status_code: int = 200,
-                 urls: BoardUrls | None = None) -> Response:
+                 urls: BoardUrls | None = None, extras: dict[str, Any] | None = None) -> Response:
     """The board page, or for the board's script just the board plus out-of-band counters
     and message. A refused move is a message on the board (200), not an HTTP error."""
     record, game = loaded.record, loaded.game
@@ -79,7 +79,9 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
     share = deal_path(request, record.deal_number, game.variant)
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
                    share_link=absolute_url(request, share) if share else None,
-                   play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint)
+                   play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint,
+                   challenge_url=results.challenge_url(request, record)
+                   if record.player_id == player_id else None, **(extras or {}))
     blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE, **blocks)
@@ -214,6 +216,7 @@ def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, te
         return answer(request, loaded, player_id, steps)
     try:
         done = actions.apply(session, loaded, steps, version, input_id)
+        results.remember_par(request, loaded)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(str(exc)))
     except GameConflict:
@@ -289,6 +292,7 @@ def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
         return answer(request, loaded, player_id, read)
     try:
         actions.play(session, loaded, read, expected_version=version)
+        results.remember_par(request, loaded)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(str(exc), read.cards))
     except GameConflict as exc:

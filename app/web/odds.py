@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from app import odds
 from app.engine import VARIANTS, Deal, Game, Goal
-from app.store import deal_verdicts, deal_was_played, save_verdict
+from app.store import deal_verdicts, deal_was_played, save_par, save_verdict
 from app.web import solving
 from app.web.deps import SearcherDep, SessionDep
 from app.web.errors import Problem
@@ -57,6 +57,9 @@ class VariantVerdict(BaseModel):
     moves: int | None = Field(
         description="The length of the winning line found (not necessarily the shortest); "
                     "null unless winnable")
+    par: int | None = Field(
+        description="The fewest moves that win (a proven shortest line's length); null when "
+                    "not winnable, or when the search for it ran past its budget")
 
 
 class Problems(BaseModel):
@@ -99,25 +102,28 @@ def odds_page(request: Request) -> Response:
 
 # --- one deal's verdicts -------------------------------------------------------------------------
 Rules = tuple[Goal, int]
-Searched = tuple[bool | None, int | None, int]
-"""(winnable, moves of the line found, positions searched)."""
+Searched = tuple[bool | None, int | None, int, int | None]
+"""(winnable, moves of the line found, positions searched, par)."""
+Answer = tuple[bool | None, int | None, int | None]
+"""(winnable, moves of the line found, par)."""
 
 
 def solve_variants(number: int, wanted: list[Rules]) -> dict[Rules, Searched]:
-    """(winnable, moves of the line found, positions searched) of deal ``number`` under each
-    of these rules: one job in the solver's queue, each search within the budget."""
-    found = {}
-    for goal, passes in wanted:
-        found[goal, passes] = solve_variant(number, goal, passes, VERDICT_NODE_LIMIT)
-    return found
+    """Deal ``number``'s verdict and par under each of these rules: one job in the solver's
+    queue, each search within the budget."""
+    return {(goal, passes): solve_variant(number, goal, passes, VERDICT_NODE_LIMIT)
+            for goal, passes in wanted}
 
 
 def solve_variant(number: int, goal: Goal, passes: int, node_limit: int | None) -> Searched:
-    """(winnable, moves of the line found, positions searched) for deal ``number``."""
-    solution = solving.SOLVED.solve(Game(Deal.from_number(number), goal, passes),
-                                    node_limit=node_limit)
-    moves = len(solution.moves) if solution.winnable and solution.moves is not None else None
-    return solution.winnable, moves, solution.nodes
+    """(winnable, moves of the line found, positions searched, par) for deal ``number``: the
+    par when a second search, for a shortest line, ends within the same budget."""
+    game = Game(Deal.from_number(number), goal, passes)
+    solution = solving.SOLVED.solve(game, node_limit=node_limit)
+    if not solution.winnable or solution.moves is None:
+        return solution.winnable, None, solution.nodes, None
+    shortest = solving.SOLVED.solve(game, node_limit=node_limit, shortest=True)
+    return True, len(solution.moves), solution.nodes, shortest.par
 
 
 @router.get(
@@ -127,42 +133,51 @@ def solve_variant(number: int, goal: Goal, passes: int, node_limit: int | None) 
                429: {"model": Problem, "description": "The solver is busy: see Retry-After"}})
 async def deal_verdict(n: DealNumber, session: SessionDep,
                        searcher: SearcherDep) -> list[VariantVerdict]:
-    """Whether deal ``n`` can be won under each of the six rule sets: a list of six, in the
-    order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
+    """Whether deal ``n`` can be won under each of the six rule sets, and its par: a list of
+    six, in the order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
-    From the committed verdicts where they cover the deal (deals 1 to 100,000: no search, and
-    ``moves`` null); else searched in the solver's queue within its budget (``winnable``
-    null when the search could not tell yet). A searched verdict is kept only for a deal
-    someone has played, so asking about any of the 10^20 deal numbers stores nothing.
+    Verdicts from the committed data where they cover the deal (deals 1 to 100,000: no search,
+    ``moves`` null, and ``par`` only once someone's win found it), else from a kept verdict,
+    else searched in the solver's queue within its budget (``winnable`` null when the search
+    could not tell yet; ``par`` searched with it, null when that search runs past the budget).
+    Searched answers are kept only for a deal someone has played, so asking about any of the
+    10^20 deal numbers stores nothing.
     """
-    committed = {(v.goal, v.passes): odds.known_verdict(n, v) for v in VARIANTS}
-    answers: dict[Rules, tuple[bool | None, int | None]] = {
-        rules: (known, None) for rules, known in committed.items() if known is not None}
-    if len(answers) < len(VARIANTS):
-        stored, played = await in_one_hop(
-            session, lambda: (deal_verdicts(session, n), deal_was_played(session, n)))
-        for rules, verdict in stored.items():
-            if rules not in answers and verdict.settled_within(VERDICT_NODE_LIMIT):
-                answers[rules] = (verdict.winnable, verdict.moves)
-        missing = [(v.goal, v.passes) for v in VARIANTS if (v.goal, v.passes) not in answers]
-        if missing:
-            try:
-                solved = await solving.QUEUE_OF_SEARCHES.run(searcher, solve_variants, n,
-                                                             missing)
-            except solving.SolverBusy as exc:
-                raise HTTPException(429, str(exc),
-                                    headers={"Retry-After": str(exc.retry_after)}) from None
-            answers.update({rules: (won, moves) for rules, (won, moves, _) in solved.items()})
-            if played:
-                await in_one_hop(session, lambda: keep(session, n, solved))
+    answers: dict[Rules, Answer] = {}
+    for v in VARIANTS:
+        known = odds.known_verdict(n, v)
+        if known is not None:
+            answers[v.goal, v.passes] = (known, None, None)
+    stored, played = await in_one_hop(
+        session, lambda: (deal_verdicts(session, n), deal_was_played(session, n)))
+    for rules, verdict in stored.items():
+        if rules in answers:
+            answers[rules] = (*answers[rules][:2], verdict.par)
+        elif verdict.settled_within(VERDICT_NODE_LIMIT):
+            answers[rules] = (verdict.winnable, verdict.moves, verdict.par)
+    missing = [(v.goal, v.passes) for v in VARIANTS if (v.goal, v.passes) not in answers]
+    if missing:
+        try:
+            solved = await solving.QUEUE_OF_SEARCHES.run(searcher, solve_variants, n, missing)
+        except solving.SolverBusy as exc:
+            raise HTTPException(429, str(exc),
+                                headers={"Retry-After": str(exc.retry_after)}) from None
+        answers.update({rules: (won, moves, par_found)
+                        for rules, (won, moves, _, par_found) in solved.items()})
+        if played:
+            await in_one_hop(session, lambda: keep(session, n, solved))
     return [VariantVerdict(goal=v.goal, passes=v.passes, winnable=answers[v.goal, v.passes][0],
-                           moves=answers[v.goal, v.passes][1])
+                           moves=answers[v.goal, v.passes][1], par=answers[v.goal, v.passes][2])
             for v in VARIANTS]
 
 
 def keep(session, number: int, solved: dict[Rules, Searched]) -> None:
     """Store a played deal's searched verdicts in one short transaction (SQLite has one
     writer); another request's equal write, at the same moment, is no error."""
-    for (goal, passes), (winnable, moves, nodes) in solved.items():
-        save_verdict(session, number, goal, passes, winnable=winnable, moves=moves, nodes=nodes)
+    for (goal, passes), (winnable, moves, nodes, par) in solved.items():
+        if nodes:
+            save_verdict(session, number, goal, passes, winnable=winnable, moves=moves,
+                         nodes=nodes)
+        if par is not None:
+            save_par(session, number, goal, passes, par)
     session.commit()

@@ -189,18 +189,20 @@ class SolvedPositions:
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(game: Game, node_limit: int | None) -> tuple:
+    def key(game: Game, node_limit: int | None, shortest: bool = False) -> tuple:
         return (game.goal, game.passes, game.pass_number, tuple(game.pyramid),
-                tuple(game.stock), tuple(game.waste), node_limit)
+                tuple(game.stock), tuple(game.waste), node_limit, shortest)
 
-    def solve(self, game: Game, node_limit: int | None = SEARCH_NODE_LIMIT) -> Solution:
-        key = self.key(game, node_limit)
+    def solve(self, game: Game, node_limit: int | None = SEARCH_NODE_LIMIT, *,
+              shortest: bool = False) -> Solution:
+        """``solver.solve``, kept; ``shortest`` asks for a proven shortest line (the par)."""
+        key = self.key(game, node_limit, shortest)
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        found = solve(game, node_limit=node_limit)
+        found = solve(game, node_limit=node_limit, shortest=shortest)
         with self._lock:
             self._kept[key] = found
             while len(self._kept) > self.size:
@@ -289,7 +291,18 @@ def analysis_of(loaded: LoadedGame) -> Analysis:
     return found
 
 
+def par_of(game: Game) -> int | None:
+    """The par (fewest moves that win) from ``game``'s position, or None when no win is left
+    or the search ran past its budget (call it in the queue). Kept like any solve."""
+    found = SOLVED.solve(game, shortest=True)
+    return found.par if found.winnable else None
+
+
 def winning_line(position: Game) -> tuple[Move, ...] | None:
-    """A winning line from ``position``, or None (call it in the queue)."""
+    """A shortest winning line from ``position`` (a par line), or when that search runs past
+    its budget any winning line; None when no win is left (call it in the queue)."""
+    shortest = SOLVED.solve(position, shortest=True)
+    if shortest.winnable:
+        return shortest.moves
     found = SOLVED.solve(position)
     return found.moves if found.winnable else None

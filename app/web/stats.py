@@ -26,9 +26,11 @@ from app.store import (
     export_rows,
     history,
     history_size,
+    is_listed,
     recent_results,
     reset_statistics,
     set_display_name,
+    set_listed,
     statistics,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
@@ -67,6 +69,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
     if stats is not None:
         context |= {
             "name": display_name(session, player_id),
+            "listed": is_listed(session, player_id),
             "name_value": name_value,
             "name_error": name_error,
             "name_max": DISPLAY_NAME_MAX,
@@ -116,14 +119,17 @@ def clean_name(raw: str) -> str | None:
 
 @router.post("/stats/name", name="set_name")
 def set_name(request: Request, session: SessionDep, player_id: PlayerDep,
-             name: Annotated[str, Form(max_length=400)] = "") -> Response:
-    """Set, change or (empty) clear the display name shown on the statistics and replays."""
+             name: Annotated[str, Form(max_length=400)] = "",
+             listed: Annotated[str | None, Form(max_length=5)] = None) -> Response:
+    """Set, change or (empty) clear the display name shown on the statistics, replays and
+    challenges; and whether to be named on deals' results (``listed``, opt-in)."""
     try:
         cleaned = clean_name(name)
     except ValueError as exc:
         return render_stats(request, session, player_id, name_error=str(exc), name_value=name,
                             status_code=400)
     set_display_name(session, player_id, cleaned)
+    set_listed(session, player_id, bool(listed))
     session.commit()
     return see_other(path_for(request, "stats"))
 
@@ -148,8 +154,8 @@ def reset(request: Request, session: SessionDep, player_id: PlayerDep,
 
 # --- export ------------------------------------------------------------------------------------
 EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
-                 "cards_cleared", "cards_to_clear", "moves", "hints", "seconds", "started_at",
-                 "move_list", "replay")
+                 "cards_cleared", "cards_to_clear", "moves", "par", "hints", "seconds", "score",
+                 "started_at", "move_list", "replay")
 
 
 def export_record(row, replay_url: str) -> dict:
@@ -165,8 +171,10 @@ def export_record(row, replay_url: str) -> dict:
         "cards_cleared": row.cleared,
         "cards_to_clear": to_clear,
         "moves": row.move_count,
+        "par": row.par,
         "hints": row.hints_used or 0,
         "seconds": row.seconds,
+        "score": row.score,
         "started_at": iso(row.started_at or row.created_at),
         "move_list": row.moves,
         "replay": replay_url,

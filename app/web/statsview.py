@@ -72,6 +72,10 @@ def figure_list(figures) -> list[Figure]:
                else "–"),
         Figure("fewest-moves", "Fewest moves to win",
                str(figures.fewest_moves) if figures.fewest_moves is not None else "–"),
+        Figure("best-score", "Best score",
+               f"{figures.best_score:,}" if figures.best_score is not None else "–"),
+        Figure("wins-at-par", "Wins at par", str(figures.wins_at_par),
+               "in the fewest moves possible"),
         Figure("average-cleared", "Average cards cleared", cleared, cleared_note),
         Figure("last-played", "Last played", format_when(figures.last_played)),
     ]
@@ -150,6 +154,8 @@ class HistoryRow:
     moves: int
     hints: int
     time: str
+    score: str
+    par: str
 
 
 def history_row(row) -> HistoryRow:
@@ -168,6 +174,8 @@ def history_row(row) -> HistoryRow:
         moves=row.move_count,
         hints=row.hints_used or 0,
         time=format_duration(row.seconds or 0),
+        score=f"{row.score:,}" if row.score is not None else "–",
+        par=str(row.par) if row.par is not None else "–",
     )
 
 

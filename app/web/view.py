@@ -240,9 +240,12 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "stock_top": game.stock_top,
         "waste_top": game.waste_top,
         "elapsed": elapsed,
-        "running": can_move and bool(game.moves),
+        "paused": can_move and getattr(record, "paused_at", None) is not None,
+        "can_pause": can_move and bool(game.moves) and record.id is not None,
+        "running": can_move and bool(game.moves) and getattr(record, "paused_at", None) is None,
         "to_clear": game.goal.cards_to_clear,
         "cleared": game.cards_cleared,
+        "score": record.score_of(game),
     }
 
 
@@ -276,6 +279,8 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "cards_removed": game.cards_removed,
         "cards_cleared": game.cards_cleared,
         "hints_used": record.hints_used or 0,
+        "score": record.score_of(game).total,
+        "par": record.par,
         "winnable_only": bool(record.winnable_only),
         "daily": record.daily.isoformat() if record.daily else None,
         "counted": bool(record.rated),

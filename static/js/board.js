@@ -246,7 +246,10 @@
     var focused = focusOnBoard();
     if (move === "draw") draw();
     else if (move === "recycle") recycle();
-    else move.split("+").forEach(removeCard);
+    else {
+      move.split("+").forEach(removeCard);
+      bump("score", 5);  // a removal's points; a row's bonus comes with the server's answer
+    }
     var root = board();
     root.setAttribute("data-moves", String(Number(root.getAttribute("data-moves")) + 1));
     bump("moves", 1);
@@ -728,6 +731,8 @@
     if (!root) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     var at = event.timeStamp;
+    if (key === "p") { event.preventDefault(); if (isPaused()) resumeClock(); else pauseClock(); return; }
+    if (isPaused()) return;  // the cards are hidden: nothing to play until Resume
     if (key === "d") { event.preventDefault(); take({ kind: "stock", at: at }); }
     else if (key === "u") { event.preventDefault(); take({ kind: "undo" }); }
     else if (key === "h") { event.preventDefault(); take({ kind: "hint" }); }
@@ -765,6 +770,50 @@
       if (current) current.textContent = formatTime(base + Math.floor((Date.now() - since) / 1000));
     }, 1000);
   }
+
+  /* --- pause: the button, P, and leaving the tab stop the clock and hide the cards ------- */
+  function isPaused() { var b = board(); return !!(b && b.hasAttribute("data-paused")); }
+  function clockPost(name) {
+    var form = board() && board().querySelector('form[action$="/' + name + '"][data-clock-form]');
+    if (!form) return false;
+    fetch(form.action, {
+      method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRF-Token": csrfToken() }
+    }).catch(function () { /* offline: the next move ends the pause on the server anyway */ });
+    return true;
+  }
+  function pauseClock() {
+    var root = board(), label = document.querySelector("[data-elapsed]");
+    var cover = root && root.querySelector("[data-paused-cover]");
+    if (!cover || isPaused() || !label || label.getAttribute("data-running") !== "true") return;
+    if (!clockPost("pause")) return;
+    var shown = label.textContent.split(":").reduce(function (total, part) { return total * 60 + Number(part); }, 0);
+    label.setAttribute("data-elapsed", String(shown));
+    label.setAttribute("data-running", "false");
+    stopClock();
+    root.setAttribute("data-paused", "");
+    cover.hidden = false;
+    var resume = cover.querySelector('[data-action="resume"]');
+    if (resume) resume.focus();
+  }
+  function resumeClock() {
+    var root = board(), label = document.querySelector("[data-elapsed]");
+    if (!isPaused() || !clockPost("resume")) return;
+    root.removeAttribute("data-paused");
+    root.querySelector("[data-paused-cover]").hidden = true;
+    if (label) label.setAttribute("data-running", "true");
+    startClock();
+    roving();
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("#board[data-play] form[data-clock-form]")) return;
+    event.preventDefault();
+    if (/\/pause$/.test(form.action)) pauseClock(); else resumeClock();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") pauseClock();
+  });
 
   /* --- how long a press takes to show, and an answer to draw (bench/play_feel.py) -------- */
   window.pyramidFeel = [];

@@ -17,25 +17,24 @@
     });
   }
 
-  /* --- sound on or off ---------------------------------------------------------------------- */
-  function showSound(on) {
-    document.documentElement.setAttribute("data-sound", on ? "on" : "off");
-    document.querySelectorAll('[data-sound-form] [data-action="sound"]').forEach(function (button) {
-      button.value = on ? "off" : "on";  // what the next press asks for
-      button.setAttribute("aria-pressed", on ? "true" : "false");
-    });
-  }
+  /* --- sound on or off: two buttons, the stylesheet shows the one <html> calls for ------------ */
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("[data-sound-form]")) return;
     event.preventDefault();
-    var button = form.querySelector('[data-action="sound"]');
-    var on = button.value === "on";
-    showSound(on);
-    if (on && window.pyramidSound) window.pyramidSound.play("pair");  // this is what it sounds like
+    var on = (event.submitter && event.submitter.value) === "on";
+    var was = document.documentElement.getAttribute("data-sound");
+    var focused = form.contains(document.activeElement);
+    document.documentElement.setAttribute("data-sound", on ? "on" : "off");
+    if (focused) {  // the pressed button is hidden now: the keyboard goes to its twin
+      var twin = form.querySelector('[data-sound-toggle="' + (on ? "off" : "on") + '"]');
+      if (twin) twin.focus();
+    }
+    if (on && window.pyramidSound) window.pyramidSound.play("pair");  // what it sounds like
+    var undo = function () { document.documentElement.setAttribute("data-sound", was); };
     post(form.getAttribute("action"), { sound: on ? "on" : "off" }).then(function (response) {
-      if (!response.ok) showSound(!on);
-    }, function () { showSound(!on); });
+      if (!response.ok) undo();
+    }, undo);
   });
 
   /* --- the first-game tips, dismissed ----------------------------------------------------- */

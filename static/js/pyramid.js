@@ -10,13 +10,18 @@
     if (region) region.textContent = text;
   }
 
-  /* --- copy the deal link: the button only exists for people with JavaScript ------------ */
+  /* --- copy the deal link or the challenge link: the buttons only exist for people with
+   * JavaScript ---------------------------------------------------------------------------- */
+  var COPIES = [["[data-copy-link]", "[data-deal-link]", "Deal link copied."],
+                ["[data-copy-challenge]", "[data-challenge]", "Challenge link copied: send it to a friend."]];
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-copy-link]");
-    if (!button) return;
-    var link = document.querySelector("[data-deal-link]");
-    if (!link) return;
-    var done = function () { button.textContent = "Copied!"; say("Deal link copied."); };
+    var button = null, link = null, copied = "";
+    COPIES.forEach(function (copy) {
+      var found = event.target.closest && event.target.closest(copy[0]);
+      if (found) { button = found; link = document.querySelector(copy[1]); copied = copy[2]; }
+    });
+    if (!button || !link) return;
+    var done = function () { button.textContent = "Copied!"; say(copied); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(link.href).then(done, function () {
         window.getSelection().selectAllChildren(link);
@@ -53,9 +58,10 @@
     }
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
-      button.hidden = false;
-    });
-  });
+  function revealCopyButtons() {
+    document.querySelectorAll("[data-copy-link][hidden], [data-copy-challenge][hidden]")
+      .forEach(function (button) { button.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", revealCopyButtons);
+  document.addEventListener("htmx:afterSettle", revealCopyButtons);
 })();

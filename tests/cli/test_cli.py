@@ -18,7 +18,7 @@ from app.cli import draw_pyramid, main
 from app.engine import Deal, Game, Move
 from app.engine.deal import position
 from app.engine.greedy import greedy_wins
-from app.engine.solver import solve
+from app.engine.solver import par, solve
 from app.odds import wilson_interval
 from tests.engine.engine_helpers import DEAL_A
 
@@ -110,6 +110,29 @@ def test_solve_json(capsys, goal: str, passes: int):
         assert game.outcome().won
     else:
         assert data["solution"] is None
+
+
+@pytest.mark.parametrize(("number", "goal", "passes"),
+                         [(5, "standard", 3), (2, "wholedeck", 2), (1, "standard", 1)])
+def test_solve_par_json_gives_the_par_and_a_par_line(capsys, number, goal, passes):
+    status, out, _ = run(capsys, "solve", str(number), "--goal", goal, "--passes", str(passes),
+                         "--par", "--json")
+    assert status == 0
+    data = json.loads(out)
+    expected = par(Game(Deal.from_number(number), goal, passes))
+    assert data["par"] == expected
+    if expected is None:
+        assert data["solution"] is None and data["winnable"] is False
+        return
+    assert len(data["solution"]) == expected
+    game = Game.replay(Deal.from_number(number), goal, passes,
+                       map(Move.from_dict, data["solution"]))
+    assert game.outcome().won
+    # Without --par there is no "par" key, and the line may be longer.
+    _, plain, _ = run(capsys, "solve", str(number), "--goal", goal, "--passes", str(passes),
+                      "--json")
+    assert "par" not in json.loads(plain)
+    assert len(json.loads(plain)["solution"]) >= expected
 
 
 def test_solve_a_deal_that_cannot_be_won(capsys):

@@ -166,11 +166,12 @@ def test_sounds_follow_the_play_and_the_button_turns_them_off(page):
     settled(page)
     assert page.evaluate("s => s.played[s.played.length - 1]", sound) == "refused"
 
-    toggle = page.locator('[data-action="sound"]')
-    expect(toggle).to_have_attribute("aria-pressed", "true")
-    toggle.click()
+    # One click turns it off: the speaker button shown is the one that does.
+    expect(page.locator('[data-sound-toggle="on"]')).to_be_hidden()
+    page.click('[data-sound-toggle="off"]')
     expect(page.locator("html")).to_have_attribute("data-sound", "off")
-    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator('[data-sound-toggle="off"]')).to_be_hidden()
+    expect(page.locator('[data-sound-toggle="on"]')).to_be_visible()
     before = page.evaluate("s => s.played.length", sound)
     page.keyboard.press("d")
     settled(page)
@@ -178,7 +179,7 @@ def test_sounds_follow_the_play_and_the_button_turns_them_off(page):
     # Saved for the player: the next page is drawn with it.
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-sound", "off")
-    expect(page.locator('[data-action="sound"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator('[data-sound-toggle="on"]')).to_be_visible()
 
 
 def test_a_win_plays_its_cue_once(page):
@@ -270,7 +271,7 @@ def test_without_javascript_the_tips_and_the_sound_button_are_plain_forms(browse
     try:
         page.goto("/")
         start_game(page, 3)
-        page.click('[data-action="sound"]')
+        page.click('[data-sound-toggle="off"]')
         assert page.locator("html").get_attribute("data-sound") == "off"
         assert "/games/" in page.url
         page.click("[data-tips-dismiss]")

@@ -66,7 +66,7 @@ def test_the_openapi_schema_documents_the_coach_exactly(client):
     assert parameter["schema"]["maxLength"] == 20
     assert parameter["schema"]["pattern"] == "^[1-9][0-9]{0,19}$"
     assert set(schema["components"]["schemas"]["VariantVerdict"]["properties"]) == {
-        "goal", "passes", "winnable", "moves"}
+        "goal", "passes", "winnable", "moves", "par"}
     assert "/odds" not in schema["paths"]  # the page is not part of the API
 
 
@@ -151,7 +151,7 @@ def test_a_committed_deal_is_answered_from_the_data_with_no_search(client, app, 
         (v.goal.value, v.passes) for v in VARIANTS]
     by_rules = {(v["goal"], v["passes"]): v for v in body}
     assert by_rules["standard", 1] == {"goal": "standard", "passes": 1, "winnable": False,
-                                       "moves": None}
+                                       "moves": None, "par": None}
     assert by_rules["wholedeck", 3]["winnable"] is True
     for v in body:
         assert v["winnable"] == odds.known_verdict(README_DEAL, Variant(v["goal"], v["passes"]))
@@ -179,7 +179,7 @@ def test_a_played_deals_verdicts_are_kept_then_read(client, app, monkeypatch):
 def test_ten_thousand_asked_deal_numbers_store_nothing(client, app, monkeypatch):
     """Anyone may ask about any of the 10^20 deal numbers: the table grows only with games."""
     monkeypatch.setattr(odds_web, "solve_variant",
-                        lambda number, goal, passes, limit: (True, 40, 100))
+                        lambda number, goal, passes, limit: (True, 40, 100, 38))
     rng = random.Random(15)
     for _ in range(10_000 // 50):  # 10,000 numbers, 50 a request batch of the same client
         for number in (rng.randrange(100_001, 10**20) for _ in range(50)):
@@ -238,3 +238,15 @@ def test_two_requests_for_the_same_played_deal_both_answer(app):
     assert [a.status_code for a in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
     assert verdict_rows(app) == 6
+
+
+def test_a_searched_verdict_gives_the_par_and_a_played_deal_keeps_it(client, app, monkeypatch):
+    client.post("/api/games", json={"deal": BEYOND})
+    body = client.get(f"/api/deals/{BEYOND}/verdict").json()
+    for answer in body:
+        game = Game(Deal.from_number(BEYOND), answer["goal"], answer["passes"])
+        expected = solve(game, shortest=True)
+        assert answer["par"] == (expected.par if expected.winnable else None)
+        assert answer["par"] is None or answer["par"] <= answer["moves"]
+    monkeypatch.setattr(odds_web, "solve_variant", no_search)
+    assert client.get(f"/api/deals/{BEYOND}/verdict").json() == body

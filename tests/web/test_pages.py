@@ -364,7 +364,7 @@ def test_a_won_game_shows_the_banner(client):
     assert 'data-banner="won"' in html and "You won!" in html
     assert "The pyramid is cleared." in html
     assert f"{len(line)} moves" in html
-    assert "Play again" in html and "New deal" in html
+    assert "Play this deal again" in html and "New game" in html
     assert re.search(r'data-action="undo"[^>]*disabled', html)
     refused = client.post(f"/games/{game_id}/play", data={"action": "draw"}, headers=HX)
     assert refused.status_code == 200 and "The game is over" in refused.text

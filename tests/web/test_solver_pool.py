@@ -149,9 +149,9 @@ def test_the_same_position_is_searched_once(monkeypatch):
     searched: list[int] = []
     real = solving.solve
 
-    def counting(game, node_limit=None):
+    def counting(game, node_limit=None, shortest=False):
         searched.append(len(game.moves))
-        return real(game, node_limit=node_limit)
+        return real(game, node_limit=node_limit, shortest=shortest)
 
     monkeypatch.setattr(solving, "solve", counting)
     kept = solving.SolvedPositions(10)

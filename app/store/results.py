@@ -1,0 +1,131 @@
+"""How people did on one deal, and on one challenge: the queries behind a deal page's results
+and a finished game's challenge, and the player's choice to be named on them.
+
+Only counted games count (ended, with moves, not played "not counted"). A player is named
+only when they chose to be (``players.listed``, with a display name); everyone else is
+counted, never named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import and_, case, func, select
+from sqlalchemy.orm import Session
+
+from app.engine import GameStatus, Variant
+
+from .models import ENDED, GameRecord, Player, utcnow
+from .players import player_row
+
+G = GameRecord
+LISTED_ROWS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished game as others see it: no moves, nothing that spoils the deal."""
+
+    game_id: str
+    name: str | None
+    won: bool
+    moves: int
+    seconds: int | None
+    score: int | None
+    cleared: int
+    finished_at: datetime | None
+
+
+@dataclass(slots=True)
+class DealResults:
+    played: int = 0
+    players: int = 0
+    won: int = 0
+    fewest_moves: int | None = None
+    best_seconds: int | None = None
+    best_score: int | None = None
+    listed: list[Result] = field(default_factory=list)
+    """The best results of players who chose to be named: wins first, fewest moves, fastest."""
+
+
+def _counted_on(number: int, variant: Variant):
+    return and_(G.deal_number == str(number), G.goal == variant.goal.value,
+                G.passes == variant.passes, G.status.in_(ENDED), G.move_count > 0,
+                G.rated.is_(True))
+
+
+def deal_results(session: Session, number: int, variant: Variant,
+                 limit: int = LISTED_ROWS) -> DealResults:
+    """How everyone did on deal ``number`` with these rules: counts and bests over every
+    counted game (one aggregate over ``ix_games_deal_variant``), and the named players' best
+    games."""
+    won = G.status == GameStatus.WON
+    row = session.execute(
+        select(func.count(), func.count(func.distinct(G.player_id)),
+               func.sum(case((won, 1), else_=0)), func.min(case((won, G.move_count))),
+               func.min(case((won, G.seconds))), func.max(G.score))
+        .where(_counted_on(number, variant))).one()
+    results = DealResults(played=row[0], players=row[1], won=int(row[2] or 0),
+                          fewest_moves=row[3], best_seconds=row[4], best_score=row[5])
+    if results.played:
+        named = (
+            select(G.id, Player.display_name, G.status, G.move_count, G.seconds, G.score,
+                   G.cleared, G.finished_at)
+            .join(Player, and_(Player.id == G.player_id, Player.listed.is_(True),
+                               Player.display_name.is_not(None)))
+            .where(_counted_on(number, variant))
+            .order_by(case((won, 0), else_=1), G.cleared.desc(), G.move_count,
+                      G.seconds, G.finished_at)
+            .limit(limit * 4))
+        seen: set[str] = set()
+        for game_id, name, status, moves, seconds, score, cleared, finished in session.execute(
+                named):
+            if name in seen:  # one row a player: their best
+                continue
+            seen.add(name)
+            results.listed.append(Result(game_id, name, status == GameStatus.WON, moves,
+                                         seconds, score, cleared, finished))
+            if len(results.listed) == limit:
+                break
+    return results
+
+
+def result_of(session: Session, record: GameRecord) -> Result:
+    """An ended game as a challenge shows it, under its player's display name (if any)."""
+    name = session.scalar(select(Player.display_name).where(Player.id == record.player_id))
+    return Result(record.id, name, record.status == GameStatus.WON, record.move_count,
+                  record.seconds, record.score, record.cleared, record.finished_at)
+
+
+def answers_to(session: Session, game_id: str, limit: int = LISTED_ROWS) -> list[Result]:
+    """The finished games started from game ``game_id``'s challenge link, newest first. The
+    challenger sees each friend's result under the friend's display name, if they set one."""
+    query = (
+        select(G.id, Player.display_name, G.status, G.move_count, G.seconds, G.score,
+               G.cleared, G.finished_at)
+        .outerjoin(Player, Player.id == G.player_id)
+        .where(G.challenge == game_id, G.status.in_(ENDED), G.move_count > 0)
+        .order_by(G.finished_at.desc())
+        .limit(limit))
+    return [Result(game_id, name, status == GameStatus.WON, moves, seconds, score, cleared,
+                   finished)
+            for game_id, name, status, moves, seconds, score, cleared, finished
+            in session.execute(query)]
+
+
+def is_listed(session: Session, player_id: str) -> bool:
+    return bool(session.scalar(select(Player.listed).where(Player.id == player_id)))
+
+
+def set_listed(session: Session, player_id: str, listed: bool,
+               now: datetime | None = None) -> None:
+    """Opt in to (or out of) being named on deals' results."""
+    player = session.get(Player, player_id)
+    if player is None:
+        if not listed:
+            return
+        player = player_row(session, player_id, now)
+    player.listed = listed
+    player.updated_at = now or utcnow()
+    session.flush()

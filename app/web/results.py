@@ -1,0 +1,191 @@
+"""What a finished game is worth beyond its own figures: its par, the challenge it sends or
+answers, and how everyone did on its deal.
+
+- **Par** (the fewest moves that win) is kept on a won game when it is known at the win: from a
+  par kept with the deal's verdicts. Otherwise the win queues its search in the solver's queue
+  (``remember_par``, off the request, at the solver's low priority), which keeps it on the game
+  and with the deal; the end screen's results fragment searches it too if asked first.
+- **Challenges.** A challenge link is the deal link plus ``challenge=<token>``: the sender's
+  game id, signed (itsdangerous, keyed by SECRET_KEY, a salt of its own), so nobody can make a
+  link claim a result that was not played. The sender's result is read from their game, which
+  never changes once ended. A game started from the link remembers the sender's game id
+  (``games.challenge``): both results side by side at the end, and the sender sees the answers.
+- **A deal's results**: counts and bests over every counted game of the deal; names only for
+  players who chose to be listed (``store.results``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from concurrent.futures import Future
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy.orm import Session
+
+from app.engine import Deal, Game, GameStatus, Variant
+from app.store import (
+    LoadedGame,
+    Result,
+    answers_to,
+    deal_results,
+    get_game,
+    result_of,
+    save_par,
+    set_game_par,
+)
+from app.web import solving
+from app.web.deps import GameDep, PlayerDep, SessionDep
+from app.web.errors import PageError
+from app.web.htmx import is_htmx
+from app.web.links import absolute_url, deal_path, path_for
+from app.web.templating import templates
+from app.web.threads import in_one_hop
+from app.web.view import format_duration
+
+router = APIRouter(include_in_schema=False)
+
+SALT = "pyramid.challenge"
+TOKEN_MAX = 200
+ChallengeQuery = Annotated[str | None, Query(max_length=TOKEN_MAX)]
+
+
+# --- challenges ----------------------------------------------------------------------------
+def _signer(request: Request) -> URLSafeSerializer:
+    return URLSafeSerializer(request.app.state.settings.secret_key, salt=SALT)
+
+
+def challenge_token(request: Request, game_id: str) -> str:
+    return _signer(request).dumps(game_id)
+
+
+def challenge_url(request: Request, record: Any) -> str | None:
+    """The challenge link of an ended game of a numbered deal with moves (None otherwise)."""
+    if (record.deal_number is None or not record.game_status.ended or not record.move_count
+            or record.id is None):
+        return None
+    path = deal_path(request, record.deal_number, record.variant)
+    return absolute_url(request, f"{path}&challenge={challenge_token(request, record.id)}")
+
+
+def read_challenge(request: Request, session: Session, token: str, deal: Deal,
+                   variant: Variant) -> Result:
+    """The sender's result a challenge token names, for this deal and these rules; a clear
+    400 page when the token was edited, or names a game of another deal or one not ended."""
+    try:
+        game_id = _signer(request).loads(token)
+    except BadSignature:
+        game_id = None
+    record = get_game(session, game_id) if isinstance(game_id, str) else None
+    plain = deal_path(request, deal.number, variant)
+    if (record is None or not record.game_status.ended or record.variant != variant
+            or record.deal_number != str(deal.number)):
+        raise PageError(400, "This challenge link is broken",
+                        "The link was changed or cut short, so it no longer says whose result "
+                        "to beat. The deal itself is fine.",
+                        link=(plain, "Play the deal") if plain else None)
+    return result_of(session, record)
+
+
+def challenge_line(result: Result, to_clear: int, *, yours: bool = False) -> str:
+    """"Sam won this deal in 48 moves, 2:31: beat it", with nothing that spoils the deal."""
+    who = "You" if yours else (result.name or "A friend")
+    took = f"{result.moves} move{'s' if result.moves != 1 else ''}"
+    if result.seconds is not None:
+        took += f", {format_duration(result.seconds)}"
+    score = f" (score {result.score:,})" if result.score is not None else ""
+    if result.won:
+        return f"{who} won this deal in {took}{score}: beat it."
+    return (f"{who} cleared {result.cleared} of {to_clear} cards in {took}{score}: "
+            "can you win it?")
+
+
+def beats(mine: Result, theirs: Result) -> bool | None:
+    """Whether ``mine`` beats ``theirs``: a win beats no win; between wins, fewer moves, then
+    less time; else more cards cleared. None for a tie."""
+    def rank(result: Result) -> tuple:
+        return (result.won, -result.moves if result.won else result.cleared,
+                -(result.seconds or 0))
+
+    if rank(mine) == rank(theirs):
+        return None
+    return rank(mine) > rank(theirs)
+
+
+def deal_page_extras(request: Request, session: Session, player_id: str, deal: Deal,
+                     variant: Variant, token: str | None) -> dict[str, Any]:
+    """A deal link's page context beyond the board: the challenge it carries (if any) and how
+    everyone did on the deal."""
+    extras: dict[str, Any] = {}
+    if token:
+        sender = read_challenge(request, session, token, deal, variant)
+        extras["challenge_from"] = challenge_line(
+            sender, variant.to_clear, yours=get_game(session, sender.game_id).player_id
+            == player_id)
+    if deal.number is not None:
+        extras["deal_results"] = deal_results(session, deal.number, variant)
+    return extras
+
+
+# --- par -----------------------------------------------------------------------------------
+def _search_par(game: Game, game_id: str, number: int | None, database: Any) -> int | None:
+    """Search the par of ``game`` (its deal from the start) and keep it on the game and with
+    the deal's verdicts (runs on a search thread)."""
+    par = solving.par_of(game)
+    if par is not None:
+        with database.session() as session:
+            set_game_par(session, game_id, par)
+            if number is not None:
+                save_par(session, number, game.goal, game.passes, par)
+    return par
+
+
+def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
+    """After a winning move: queue the par's search when the win did not already know it.
+    Best effort: a busy solver leaves it to the results fragment."""
+    record = loaded.record
+    if record.status != GameStatus.WON or record.par is not None:
+        return None
+    deal = loaded.game.deal
+    start = Game(deal, loaded.game.goal, loaded.game.passes)
+    with contextlib.suppress(solving.SolverBusy):
+        return solving.QUEUE_OF_SEARCHES.submit(
+            f"par:{record.player_id}", _search_par, start, record.id, deal.number,
+            request.app.state.db)
+    return None
+
+
+# --- the results fragment ---------------------------------------------------------------------
+@router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
+async def results_page(request: Request, session: SessionDep, loaded: GameDep,
+                       player_id: PlayerDep) -> Response:
+    """An ended game's par, and the challenge it answers or the answers to its own: a fragment
+    for the end banner (loaded after the board), or a page of its own without JavaScript."""
+    record, game = loaded.record, loaded.game
+    if not record.game_status.ended:
+        raise PageError(409, "Not finished yet", "A game's results come once it has ended.",
+                        link=(path_for(request, "board", game_id=record.id), "Go to the game"))
+
+    def read() -> tuple[Result, Result | None, list[Result]]:
+        sender = get_game(session, record.challenge) if record.challenge else None
+        return (result_of(session, record),
+                result_of(session, sender) if sender is not None else None,
+                answers_to(session, record.id))
+
+    mine, sender, answers = await in_one_hop(session, read)
+    par, busy = record.par, None
+    if par is None and record.game_status is GameStatus.WON:
+        try:
+            par = await solving.QUEUE_OF_SEARCHES.run(
+                player_id, solving.par_of, Game(game.deal, game.goal, game.passes))
+        except solving.SolverBusy as exc:
+            busy = str(exc)
+    context = {"record": record, "game": game, "mine": mine, "sender": sender,
+               "answers": answers, "par": par, "busy": busy,
+               "owner": record.player_id == player_id,
+               "beats": beats(mine, sender) if sender is not None else None,
+               "to_clear": game.goal.cards_to_clear}
+    blocks = {"block_name": "results"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "results.html", context, **blocks)

@@ -1,0 +1,132 @@
+"""Starting games, shared by the pages that start them (home, deal links, the deal of the day,
+restarts): the rules read from a form, the question before abandoning a game in progress, and
+a deal page that stores nothing until its first input.
+
+Starting a game abandons a game in progress with moves (a loss): the pages ask first, on a page
+of its own (``confirm.html``), so no link, reload or stray click costs a player a game.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.responses import Response
+
+from app.engine import (
+    DEFAULT_VARIANT,
+    Deal,
+    GameSetupError,
+    Variant,
+)
+from app.store import (
+    GameRecord,
+    LoadedGame,
+    latest_unfinished,
+    load,
+    preview,
+)
+from app.web import actions
+from app.web.board import (
+    NO_STORE,
+    BoardInput,
+    BoardUrls,
+    render_board,
+)
+from app.web.csrf import require_csrf
+from app.web.errors import PageError
+from app.web.htmx import is_htmx, see_other
+from app.web.links import path_for
+from app.web.templating import templates
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+GoalField = Annotated[str | None, Form(max_length=20)]
+PassesField = Annotated[str | None, Form(max_length=5)]
+GoalQuery = Annotated[str | None, Query(max_length=20)]
+PassesQuery = Annotated[str | None, Query(max_length=5)]
+ConfirmField = Annotated[str | None, Form(max_length=5)]
+
+
+def read_variant(goal: str | None, passes: str | None) -> Variant:
+    """The rules from a form or a query string (the default for what is left out), with the
+    engine's error messages."""
+    try:
+        return Variant(goal or DEFAULT_VARIANT.goal,  # type: ignore[arg-type]
+                       passes if passes not in (None, "") else DEFAULT_VARIANT.passes)
+    except GameSetupError as exc:
+        raise PageError(400, "These rules don't exist", str(exc)) from None
+
+
+def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields: dict[str, Any],
+                   starting: str) -> Response:
+    """Starting ``starting`` would abandon ``current`` (a loss): ask first. The page offers
+    to go on with the current game, or to post ``fields`` to ``action`` again, confirmed."""
+    context = {"current": current, "action": action, "fields": fields, "starting": starting}
+    return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
+
+
+def started(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+            confirmed: bool, action: str, fields: dict[str, Any], starting: str,
+            winnable_only: bool = False) -> Response:
+    """Start a game, once the player has agreed to abandon the one in progress, if any."""
+    current = actions.in_progress(session, player_id)
+    if current is not None and not confirmed:
+        return ask_to_abandon(request, current, action=action, fields=fields, starting=starting)
+    record = actions.start(session, player_id, deal, variant, winnable_only=winnable_only)
+    return see_other(path_for(request, "board", game_id=record.id))
+
+
+# --- a deal's page: nothing stored before the first input ------------------------------------
+def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+          urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
+          daily: date | None = None, extras: dict[str, Any] | None = None) -> Response:
+    """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
+    with the first input; the player's untouched game of it if there is one (unless the link
+    carries a challenge, which its page shows); or, when a game in progress with moves would
+    be abandoned, the question first. A GET stores nothing: link previews, crawlers and
+    prefetching leave no game behind. ``extras`` go to the page (a challenge, the deal's
+    results)."""
+    current = actions.in_progress(session, player_id)
+    if current is not None:
+        return ask_to_abandon(request, current, action=start, fields=fields, starting=starting)
+    latest = latest_unfinished(session, player_id)
+    if (latest is not None and actions.is_fresh_game_of(latest, deal, variant)
+            and not (extras or {}).get("challenge_from")):
+        return see_other(path_for(request, "board", game_id=latest.id))
+    return render_board(request, preview(player_id, deal, variant.goal, variant.passes,
+                                          daily=daily), player_id, urls=urls, extras=extras)
+
+
+def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
+                       variant: Variant, ask_at: str, daily: date | None = None,
+                       challenge: str | None = None,
+                       late_daily: date | None = None) -> Response | LoadedGame:
+    """The game a deal page's first input starts; or, when it would abandon a game in progress
+    (started in another tab since the page was drawn), the way to the question instead."""
+    if actions.in_progress(session, player_id) is not None:
+        if is_htmx(request):
+            return Response(status_code=204, headers={"HX-Redirect": ask_at})
+        return see_other(ask_at)
+    record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
+                                    challenge=challenge, late_daily=late_daily)
+    return load(session, record.id)
+
+
+def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Response:
+    """The answer to a deal page's first input, with the page's address moved to the game's
+    own (the board's script replaces the URL; without it, the redirect goes there)."""
+    answered.headers["HX-Replace-Url"] = path_for(request, "board", game_id=loaded.record.id)
+    return answered
+
+
+def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
+    """The page was drawn before the game existed: its input is made on the game as started."""
+    return BoardInput(sent.card, sent.selected, sent.action, sent.moves, sent.input_id,
+                      started.version if sent.moves is not None else None)
+
+
+def today() -> datetime:
+    return datetime.now(UTC)
+
+
