@@ -42,7 +42,8 @@ class Shown:
     tips: bool
     """The first-game tips are on: not dismissed, and no game of the player has ended."""
     known: bool = True
-    """False in an htmx fragment, whose page already has its ``<html>`` attributes."""
+    """False when the request's preferences were not read: not a page request (an htmx
+    fragment lands in a page that has them), or the read failed."""
 
     @classmethod
     def of(cls, facts: PageFacts) -> Shown:
@@ -90,7 +91,7 @@ class FirstPaint:
             return Shown.of(await in_thread(read))
         except Exception as exc:  # whatever the driver raises: draw the page with defaults
             log.warning("Preferences of %s not read, defaults used: %s", player_id, exc)
-            return Shown(Preferences(), tips=False)
+            return UNKNOWN
 
 
 def shown_for(request) -> Shown:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.web.preferences import OPTIONS, Preferences, Refused
 from tests.store.store_helpers import add_daily
@@ -227,3 +228,44 @@ def test_the_tips_are_for_the_player_not_for_someone_watching(client, other_clie
     game_id = start_deal(client)
     watched = other_client.get(f"/games/{game_id}").text
     assert 'data-tip="pairs"' not in watched and "data-sound-form" not in watched
+
+
+# --- read once per page, and never in the way --------------------------------------------------
+def test_preferences_are_read_once_per_page_and_never_for_anything_else(client, app,
+                                                                        monkeypatch):
+    from app.web import firstpaint
+
+    reads: list[str] = []
+    real = firstpaint.page_facts
+
+    def counted(session, player):
+        reads.append(player)
+        return real(session, player)
+
+    monkeypatch.setattr(firstpaint, "page_facts", counted)
+    client.get("/rules")
+    assert reads == [player_id(client, app)]
+    for path, headers in (("/rules", HX), ("/api/odds", {}), ("/static/css/themes.css", {}),
+                          ("/healthz", {})):
+        client.get(path, headers=headers)
+    client.post("/settings/sound", data={"sound": "off"}, follow_redirects=False)
+    assert len(reads) == 1  # fragments, the API, files and writes never ask
+    with TestClient(app) as stranger:  # no cookie yet: a new player, nothing to read
+        assert html_tag(stranger.get("/rules").text)["data-tips"] == "shown"
+    assert len(reads) == 1
+
+
+def test_a_page_is_drawn_with_the_defaults_when_the_preferences_cannot_be_read(client,
+                                                                               monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from app.web import firstpaint
+
+    save(client, theme="dark")
+
+    def broken(_session, _player):
+        raise OperationalError("SELECT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(firstpaint, "page_facts", broken)
+    page = client.get("/rules")
+    assert page.status_code == 200 and html_tag(page.text)["data-theme"] == "light"
