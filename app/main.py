@@ -5,8 +5,9 @@ database; the module-level ``app`` uses the environment's settings.
 
 The request guards of ``app.web.security`` wrap the app, outermost first: security headers
 (around everything, Starlette's own 500 page included), trusted hosts, body size, cross-site
-writes, JSON-only API bodies, then the player cookie. The cheapest refusals come first, and
-every refusal happens before a player cookie could be handed out.
+writes, JSON-only API bodies, the player cookie, then (for a page) the player's preferences.
+The cheapest refusals come first, and every refusal happens before a player cookie could be
+handed out.
 
 ``/healthz`` lives here, next to the database it checks, and ``/docs`` too: both belong to the
 service rather than to the game's pages.
@@ -40,9 +41,11 @@ from app.web import (
     pages,
     replay,
     results,
+    settings_page,
     stats,
 )
 from app.web.csrf import require_csrf
+from app.web.firstpaint import FirstPaint
 from app.web.player import PlayerCookie
 from app.web.security import (
     BodyLimit,
@@ -171,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.db = database
     # add_middleware puts each layer outside the ones before it: innermost first.
+    app.add_middleware(FirstPaint)  # the player's preferences, for a page's first paint
     app.add_middleware(PlayerCookie(settings).middleware)
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
@@ -198,6 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(results.router)
     app.include_router(clock.router)
     app.include_router(devices.router)
+    app.include_router(settings_page.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

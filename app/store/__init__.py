@@ -32,7 +32,15 @@ from .games import (
     won_daily,
 )
 from .imports import Imported, ImportRefused, import_games
-from .players import remember_winnable_only, wants_winnable_only
+from .players import (
+    Choice,
+    PageFacts,
+    page_facts,
+    preferences_of,
+    remember_winnable_only,
+    save_preferences,
+    wants_winnable_only,
+)
 from .results import (
     DealResults,
     Result,
@@ -68,6 +76,7 @@ from .verdicts import (
 )
 
 __all__ = [
+    "Choice",
     "DailyResult",
     "DailyStreak",
     "Database",
@@ -81,6 +90,7 @@ __all__ = [
     "Imported",
     "LinkSeen",
     "LoadedGame",
+    "PageFacts",
     "Result",
     "Statistics",
     "StoredVerdict",
@@ -112,7 +122,9 @@ __all__ = [
     "mark_abandoned",
     "month_results",
     "moves_of",
+    "page_facts",
     "pause_game",
+    "preferences_of",
     "preview",
     "read_link",
     "recent_results",
@@ -124,6 +136,7 @@ __all__ = [
     "revoke",
     "save_par",
     "save_position",
+    "save_preferences",
     "save_verdict",
     "set_display_name",
     "set_game_par",

@@ -7,6 +7,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.engine import PASS_CHOICES, VARIANTS, Goal, passes_text
 from app.settings import PROJECT_DIR
 from app.web.csrf import csrf_field, csrf_token
+from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
 from app.web.view import format_duration
 
@@ -16,6 +17,7 @@ templates.env.globals["HTMX_VERSION"] = "2.0.11"
 templates.env.globals["IDIOMORPH_VERSION"] = "0.8.0"
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
+templates.env.globals["page_preferences"] = page_preferences
 templates.env.globals["path_for"] = template_path_for
 templates.env.globals["deal_path"] = template_deal_path
 # The rule sets' choices, for the forms and tables that list them.

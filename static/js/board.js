@@ -51,6 +51,9 @@
     span.textContent = text;
     region.appendChild(span);
   }
+  function cue(what) {  // a sound for a move, a refusal or a win (sound.js decides if it plays)
+    if (window.pyramidSound) window.pyramidSound.play(what);
+  }
   function cardButton(name) {
     var root = board();
     return root && root.querySelector('button[data-card="' + name + '"]:not([disabled])');
@@ -321,6 +324,7 @@
     if (what === "wait") { waiting.push(input); }
     else if (what.move) {
       drawn(what.move);
+      cue(what.move);
       outbox.push(what.move);
       if (input.at !== undefined) timeFrame(input.at);
     } else if (what.step) {
@@ -398,7 +402,10 @@
     if (redirect) { window.location.assign(redirect); return; }
     if (response.ok || response.status === 409) {
       var keep = request.kind === "card" ? null : selected;  // a card's answer says itself
+      var status = board() && board().getAttribute("data-status");
       var refused = redraw(html);
+      if (refused) cue("refused");
+      else if (status !== "won" && board() && board().getAttribute("data-status") === "won") cue("win");
       var url = response.headers.get("HX-Replace-Url");
       if (url) window.history.replaceState(window.history.state, "", url);
       if (response.status === 409 || refused) {

@@ -1,0 +1,124 @@
+"""The Settings page, and the two preferences a player changes from the board: sound (one
+click) and the first-game tips (dismissed).
+
+Everything is a plain form first (POST, then 303 back, with or without JavaScript); the
+board's script (static/js/preferences.js) sends the sound and tips forms itself and changes
+``<html>``'s attributes in place, so the board is not reloaded. Each form carries the CSRF
+token, checked by the router's ``require_csrf``; a cross-site POST is refused before it gets
+here (``CrossSiteGuard``). Everything is the caller's own: another player's preferences are
+never read or written.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.store import preferences_of, save_preferences
+from app.web.csrf import require_csrf
+from app.web.deps import PlayerDep, SessionDep
+from app.web.firstpaint import shown_for
+from app.web.htmx import is_htmx, see_other
+from app.web.links import path_for
+from app.web.preferences import BACKS, FELTS, MOTIONS, OPTIONS, THEMES, Preferences, Refused
+from app.web.templating import templates
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+NO_STORE = {"Cache-Control": "no-store"}
+"""The page shows what is saved now: Back after saving never shows the old choices."""
+LONGEST_FIELD = 32
+NextField = Annotated[str | None, Form(alias="next", max_length=300)]
+
+
+def render_settings(request: Request, preferences: Preferences, *, saved: bool = False,
+                    errors: dict[str, str] | None = None, status_code: int = 200) -> Response:
+    context = {"preferences": preferences, "saved": saved, "errors": errors or {},
+               "options": OPTIONS, "themes": THEMES, "felts": FELTS, "backs": BACKS,
+               "motions": MOTIONS}
+    return templates.TemplateResponse(request, "settings.html", context,
+                                      status_code=status_code, headers=NO_STORE)
+
+
+def current(request: Request, session, player_id: str) -> Preferences:
+    """The caller's preferences: as the page request read them, else from the store."""
+    shown = shown_for(request)
+    if shown.known:
+        return shown.preferences
+    return Preferences.from_stored(preferences_of(session, player_id))
+
+
+def local_path(target: str | None, fallback: str) -> str:
+    """``target`` when it is a path on this site (a redirect never leaves it), else
+    ``fallback``."""
+    if (target and target.startswith("/") and not target.startswith(("//", "/\\"))
+            and target.isprintable()):
+        return target
+    return fallback
+
+
+async def sent_form(request: Request) -> dict[str, str]:
+    """The form's fields that name a preference, each cut to a length no good value exceeds
+    (a longer one is refused as any other bad value, and never echoed whole). The form was
+    parsed once already, by ``require_csrf``."""
+    form = await request.form()
+    return {key: value[:LONGEST_FIELD] for key, value in form.items()
+            if isinstance(value, str) and key in OPTIONS}
+
+
+SentForm = Annotated[dict[str, str], Depends(sent_form)]
+
+
+def save(session, player_id: str, preferences: Preferences) -> None:
+    save_preferences(session, player_id, preferences.to_store())
+    session.commit()
+
+
+@router.get("/settings", response_class=HTMLResponse, name="settings")
+def settings_page(request: Request, session: SessionDep, player_id: PlayerDep,
+                  saved: Annotated[int | None, Query(ge=0, le=1)] = None) -> Response:
+    return render_settings(request, current(request, session, player_id), saved=bool(saved))
+
+
+@router.post("/settings", name="save_settings")
+def save_settings(request: Request, session: SessionDep, player_id: PlayerDep,
+                  form: SentForm) -> Response:
+    """Save the whole form; a value not offered gets the page back (400) with the reason
+    beside its field and every other field as sent."""
+    try:
+        chosen = current(request, session, player_id).changed(form)
+    except Refused as refused:
+        return render_settings(request, refused.kept, errors=refused.errors, status_code=400)
+    save(session, player_id, chosen)
+    return see_other(path_for(request, "settings", query={"saved": 1}))
+
+
+@router.post("/settings/sound", name="sound")
+def set_sound(request: Request, session: SessionDep, player_id: PlayerDep,
+              sound: Annotated[str, Form(max_length=LONGEST_FIELD)],
+              next_path: NextField = None) -> Response:
+    """Sound on or off (the board's speaker button): 204 for the board's script, else 303
+    back to the page it was pressed on."""
+    try:
+        chosen = current(request, session, player_id).changed({"sound": sound}, ("sound",))
+    except Refused as refused:
+        return render_settings(request, refused.kept, errors=refused.errors, status_code=400)
+    save(session, player_id, chosen)
+    return done(request, next_path)
+
+
+@router.post("/settings/tips", name="dismiss_tips")
+def dismiss_tips(request: Request, session: SessionDep, player_id: PlayerDep,
+                 next_path: NextField = None) -> Response:
+    """The first-game tips, dismissed for good."""
+    chosen = current(request, session, player_id).changed({"tips_done": "on"}, ("tips_done",))
+    save(session, player_id, chosen)
+    return done(request, next_path)
+
+
+def done(request: Request, next_path: str | None) -> Response:
+    if is_htmx(request):
+        return Response(status_code=204)
+    return see_other(local_path(next_path, path_for(request, "settings")))

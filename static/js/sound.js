@@ -1,0 +1,150 @@
+/* Sound: five short cues made on the spot with the Web Audio API (no sound files, nothing to
+ * download or license): a pair, a King, a draw (or a recycle), a refused move, a win.
+ *
+ *  - Never before the player's first input on the page (a press or a key): until then nothing
+ *    is created, and a page that loads on a won game stays silent. Browsers allow audio only
+ *    after an input anyway. The audio context is made once the page is idle after that input
+ *    (making one blocks the page for tens of milliseconds: never while a move is being
+ *    drawn); a cue asked for meanwhile plays then, if it is still fresh.
+ *  - Only while <html data-sound="on"> (the player's preference, drawn by the server; the
+ *    speaker button flips it: preferences.js).
+ *  - Quiet and short (under half a second, the win under a second), so fast play never
+ *    piles sounds up.
+ *
+ * The board's script calls window.pyramidSound.play(what), where ``what`` is a move as the
+ * board sends it ("draw", "recycle", "KS", "5H+8C") or a cue's name ("refused", "win").
+ * window.pyramidSound.played lists the cues played, for the browser tests.
+ */
+(function () {
+  "use strict";
+
+  var context = null, master = null, heardInput = false, waking = false, pending = null;
+  var played = [];
+  var FRESH = 300;  // ms a cue may wait for the audio context before it is dropped
+
+  function wanted() { return document.documentElement.getAttribute("data-sound") === "on"; }
+
+  function audio() {
+    if (context) return context;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    try {
+      context = new Context();
+      master = context.createGain();
+      master.gain.value = 0.7;
+      master.connect(context.destination);
+    } catch (e) { context = null; }
+    return context;
+  }
+
+  function firstInput(event) {
+    if (!event.isTrusted) return;
+    heardInput = true;
+    document.removeEventListener("pointerdown", firstInput, true);
+    document.removeEventListener("keydown", firstInput, true);
+    if (wanted()) wake();
+  }
+  // Capture, so it runs before the board's own handler reads the same input.
+  document.addEventListener("pointerdown", firstInput, true);
+  document.addEventListener("keydown", firstInput, true);
+
+  function wake() {
+    // The audio context, made when the page is next idle; then any fresh pending cue plays.
+    if (context || waking) return;
+    waking = true;
+    var later = window.requestIdleCallback || function (work) { return window.setTimeout(work, 50); };
+    later(function () {
+      var c = audio();
+      if (c && c.state === "suspended") c.resume();
+      var cue = pending;
+      pending = null;
+      if (c && cue && performance.now() - cue.at < FRESH) sound(c, cue.name);
+    }, { timeout: 250 });
+  }
+
+  /* --- the voices ------------------------------------------------------------------------- */
+  function tone(c, at, o) {
+    var osc = c.createOscillator(), amp = c.createGain();
+    osc.type = o.type || "sine";
+    osc.frequency.setValueAtTime(o.from, at);
+    if (o.to) osc.frequency.exponentialRampToValueAtTime(o.to, at + o.length);
+    amp.gain.setValueAtTime(0.0001, at);
+    amp.gain.exponentialRampToValueAtTime(o.gain || 0.1, at + 0.01);
+    amp.gain.exponentialRampToValueAtTime(0.0001, at + o.length);
+    osc.connect(amp);
+    amp.connect(master);
+    osc.start(at);
+    osc.stop(at + o.length + 0.02);
+  }
+  function flick(c, at, length, centre, gain) {
+    // A burst of filtered noise: a card sliding off the stock.
+    var frames = Math.ceil(c.sampleRate * length);
+    var buffer = c.createBuffer(1, frames, c.sampleRate);
+    var data = buffer.getChannelData(0);
+    for (var i = 0; i < frames; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / frames);
+    var source = c.createBufferSource(), filter = c.createBiquadFilter(), amp = c.createGain();
+    source.buffer = buffer;
+    filter.type = "bandpass";
+    filter.frequency.value = centre;
+    filter.Q.value = 1.2;
+    amp.gain.value = gain;
+    source.connect(filter);
+    filter.connect(amp);
+    amp.connect(master);
+    source.start(at);
+  }
+
+  var CUES = {
+    // Two light notes going up: a pair made.
+    pair: function (c, at) {
+      tone(c, at, { from: 659, length: 0.09, gain: 0.09 });
+      tone(c, at + 0.07, { from: 988, length: 0.12, gain: 0.08 });
+    },
+    // A bright major chord: a King taken on its own.
+    king: function (c, at) {
+      [523, 659, 784].forEach(function (f) { tone(c, at, { from: f, type: "triangle", length: 0.28, gain: 0.07 }); });
+      tone(c, at + 0.05, { from: 1568, length: 0.2, gain: 0.025 });
+    },
+    // A short flick of noise: a card drawn, or the waste turned over.
+    draw: function (c, at) { flick(c, at, 0.06, 2600, 0.35); },
+    // A low, soft buzz sliding down: that move is not allowed.
+    refused: function (c, at) {
+      tone(c, at, { from: 220, to: 150, type: "square", length: 0.16, gain: 0.035 });
+    },
+    // A rising arpeggio ending on a held chord: the game is won.
+    win: function (c, at) {
+      [523, 659, 784, 1047].forEach(function (f, i) {
+        tone(c, at + i * 0.1, { from: f, type: "triangle", length: 0.3, gain: 0.08 });
+      });
+      [523, 784, 1047].forEach(function (f) {
+        tone(c, at + 0.42, { from: f, type: "sine", length: 0.55, gain: 0.05 });
+      });
+    }
+  };
+
+  function cueOf(what) {
+    if (CUES.hasOwnProperty(what)) return what;
+    if (what === "recycle") return "draw";
+    if (what.indexOf("+") > 0) return "pair";
+    if (/^K[CDHS]$/.test(what)) return "king";
+    return null;
+  }
+
+  function sound(c, cue) {
+    if (c.state === "suspended") c.resume();
+    played.push(cue);
+    try { CUES[cue](c, c.currentTime + 0.005); } catch (e) { /* audio is a nicety */ }
+  }
+  function play(what) {
+    var cue = cueOf(String(what));
+    if (!cue || !heardInput || !wanted()) return;
+    if (context) sound(context, cue);
+    else { pending = { name: cue, at: performance.now() }; wake(); }
+  }
+
+  window.pyramidSound = {
+    play: play,
+    played: played,
+    started: function () { return context !== null; }
+  };
+})();
