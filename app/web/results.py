@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from app.engine import Deal, Game, GameStatus, Variant
 from app.store import (
+    DealResults,
     LoadedGame,
     Result,
     answers_to,
@@ -116,16 +117,15 @@ def beats(mine: Result, theirs: Result) -> bool | None:
 
 def deal_page_extras(request: Request, session: Session, player_id: str, deal: Deal,
                      variant: Variant, token: str | None) -> dict[str, Any]:
-    """A deal link's page context beyond the board: the challenge it carries (if any) and how
-    everyone did on the deal."""
+    """A deal link's page context beyond the board: the challenge it carries (if any). How
+    everyone did on the deal comes at the game's end (``results_page``), where it is worth
+    comparing and where it leaves the board the whole screen."""
     extras: dict[str, Any] = {}
     if token:
         sender = read_challenge(request, session, token, deal, variant)
         extras["challenge_from"] = challenge_line(
             sender, variant.to_clear, yours=get_game(session, sender.game_id).player_id
             == player_id)
-    if deal.number is not None:
-        extras["deal_results"] = deal_results(session, deal.number, variant)
     return extras
 
 
@@ -168,13 +168,15 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
         raise PageError(409, "Not finished yet", "A game's results come once it has ended.",
                         link=(path_for(request, "board", game_id=record.id), "Go to the game"))
 
-    def read() -> tuple[Result, Result | None, list[Result]]:
+    def read() -> tuple[Result, Result | None, list[Result], DealResults | None]:
         sender = get_game(session, record.challenge) if record.challenge else None
+        everyone = (deal_results(session, record.deal_number, game.variant)
+                    if record.deal_number is not None else None)
         return (result_of(session, record),
                 result_of(session, sender) if sender is not None else None,
-                answers_to(session, record.id))
+                answers_to(session, record.id), everyone)
 
-    mine, sender, answers = await in_one_hop(session, read)
+    mine, sender, answers, everyone = await in_one_hop(session, read)
     par, busy = record.par, None
     if par is None and record.game_status is GameStatus.WON:
         try:
@@ -183,7 +185,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
         except solving.SolverBusy as exc:
             busy = str(exc)
     context = {"record": record, "game": game, "mine": mine, "sender": sender,
-               "answers": answers, "par": par, "busy": busy,
+               "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
                "owner": record.player_id == player_id,
                "beats": beats(mine, sender) if sender is not None else None,
                "to_clear": game.goal.cards_to_clear}

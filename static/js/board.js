@@ -811,9 +811,16 @@
     event.preventDefault();
     if (/\/pause$/.test(form.action)) pauseClock(); else resumeClock();
   });
+  /* Leaving the tab pauses after a second away: a reload, a link followed or the tab closed
+     also hide the page first, and must not leave a paused game behind them (the page that
+     follows would draw the board before the pause lands). */
+  var awayTimer = null;
+  var AWAY_MS = 1000;
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "hidden") pauseClock();
+    clearTimeout(awayTimer);
+    if (document.visibilityState === "hidden") awayTimer = setTimeout(pauseClock, AWAY_MS);
   });
+  window.addEventListener("pagehide", function () { clearTimeout(awayTimer); });
 
   /* --- how long a press takes to show, and an answer to draw (bench/play_feel.py) -------- */
   window.pyramidFeel = [];

@@ -158,15 +158,15 @@ def test_a_deal_page_names_only_the_players_who_chose_to_be_named(client, other_
     client.post("/stats/name", data={"name": "Alice", "listed": "1"})
     other_client.post("/stats/name", data={"name": "Bob"})  # named on stats, not listed
     win_deal(client, line)
-    win_deal(other_client, line)
-    page = other_client.get(f"/deal/{DEAL}?goal=standard&passes=3")
-    block = page.text.split("data-deal-results", 1)[1].split("</section>", 1)[0]
+    game_id = win_deal(other_client, line)
+    page = other_client.get(f"/games/{game_id}/results")
+    block = page.text.split("data-deal-results", 1)[1].split("</details>", 1)[0]
     assert "Played 2 times by 2 players; won 2 times" in block
     assert "Alice" in block and "Bob" not in block
     assert f'data-deal-fewest>{len(line)}<' in block
     # Opting out takes the name off again.
     client.post("/stats/name", data={"name": "Alice"})
-    block = other_client.get(f"/deal/{DEAL}?goal=standard&passes=3").text
+    block = other_client.get(f"/games/{game_id}/results").text
     assert "Alice" not in block.split("data-deal-results", 1)[1]
 
 
