@@ -117,15 +117,16 @@ def beats(mine: Result, theirs: Result) -> bool | None:
 
 def deal_page_extras(request: Request, session: Session, player_id: str, deal: Deal,
                      variant: Variant, token: str | None) -> dict[str, Any]:
-    """A deal link's page context beyond the board: the challenge it carries (if any). How
-    everyone did on the deal comes at the game's end (``results_page``), where it is worth
-    comparing and where it leaves the board the whole screen."""
+    """A deal link's page context beyond the board: the challenge it carries (if any) and how
+    everyone did on the deal (folded under the board; again in an ended game's results)."""
     extras: dict[str, Any] = {}
     if token:
         sender = read_challenge(request, session, token, deal, variant)
         extras["challenge_from"] = challenge_line(
             sender, variant.to_clear, yours=get_game(session, sender.game_id).player_id
             == player_id)
+    if deal.number is not None:
+        extras["deal_results"] = deal_results(session, deal.number, variant)
     return extras
 
 
