@@ -23,6 +23,7 @@ from .dealfacts import (
     difficulty_data,
     difficulty_range,
     difficulty_shares,
+    difficulty_table,
     random_winnable,
 )
 from .difficulty import DIFFICULTIES, Difficulty, parse_difficulty
@@ -48,6 +49,7 @@ __all__ = [
     "difficulty_data",
     "difficulty_range",
     "difficulty_shares",
+    "difficulty_table",
     "is_proven_winnable",
     "known_verdict",
     "odds_row",

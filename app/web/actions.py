@@ -23,7 +23,8 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.engine import Deal, Game, IllegalMove, Move, Variant, game_over
+from app import odds
+from app.engine import Deal, Game, GameStatus, IllegalMove, Move, Variant, game_over
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -68,8 +69,12 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
            undos: int = 0, input_id: str | None = None) -> None:
+    game = loaded.game
+    facts = (odds.deal_facts(game.deal.number, game.variant)
+             if game.status is GameStatus.WON and game.deal.number is not None else None)
     try:
-        save_position(session, loaded.record, loaded.game, undos=undos, input_id=input_id)
+        save_position(session, loaded.record, game, undos=undos, input_id=input_id,
+                      par=facts.par if facts else None)  # a won deal's par, known already
         session.commit()
     except GameConflict as exc:
         session.rollback()

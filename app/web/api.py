@@ -89,6 +89,10 @@ class NewGame(BaseModel):
     winnable_only: StrictBool = Field(
         default=False, description="With no deal given: deal one the solver has proven "
                                    "winnable for this goal and these passes.")
+    difficulty: odds.Difficulty | None = Field(
+        default=None, strict=False,  # a JSON string names the member
+        description="With winnable_only: a deal of this difficulty (see "
+                                  "/odds#difficulty); any difficulty when omitted.")
 
 
 class MoveIn(BaseModel):
@@ -269,7 +273,8 @@ async def create(body: NewGame, request: Request, response: Response, session: S
         if body.deal is not None:
             number = body.deal
         elif only_winnable:
-            number = odds.winnable_deal(Variant(body.goal, body.passes))
+            number = odds.random_winnable(Variant(body.goal, body.passes),
+                                          difficulty=body.difficulty)
         else:
             number = actions.random_deal_number(settings)
         record = actions.start(session, player_id, Deal.from_number(number),

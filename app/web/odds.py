@@ -25,7 +25,7 @@ from app.web import solving
 from app.web.deps import SearcherDep, SessionDep
 from app.web.errors import PageError, Problem
 from app.web.links import path_for
-from app.web.oddsview import comparison_view, odds_chart, odds_line
+from app.web.oddsview import comparison_view, difficulty_lines, odds_chart, odds_line
 from app.web.params import DealNumber, PassesValue
 from app.web.templating import templates
 from app.web.threads import in_one_hop
@@ -64,6 +64,10 @@ class VariantVerdict(BaseModel):
     par: int | None = Field(
         description="The fewest moves that win (a proven shortest line's length); null when "
                     "not winnable, or when the search for it ran past its budget")
+    difficulty: str | None = Field(
+        default=None,
+        description="easy, medium, hard or expert, for a winnable deal the committed "
+                    "difficulty data covers (see /odds#difficulty); else null")
 
 
 class Problems(BaseModel):
@@ -128,6 +132,7 @@ def odds_page(request: Request) -> Response:
         "greedy": any(row.greedy_wins is not None for row in rows),
         "node_limit": VERDICT_NODE_LIMIT,
         "line_files": line_files(request),
+        "difficulty": difficulty_lines(),
     }
     return templates.TemplateResponse(request, "odds.html", context)
 
@@ -169,22 +174,25 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
     six, in the order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
     Verdicts from the committed data where they cover the deal (deals 1 to 100,000: no search,
-    ``moves`` null, and ``par`` only once someone's win found it), else from a kept verdict,
+    ``moves`` null; ``par`` and ``difficulty`` from the committed difficulty data where it
+    covers the deal, else ``par`` once someone's win found it), else from a kept verdict,
     else searched in the solver's queue within its budget (``winnable`` null when the search
     could not tell yet; ``par`` searched with it, null when that search runs past the budget).
     Searched answers are kept only for a deal someone has played, so asking about any of the
     10^20 deal numbers stores nothing.
     """
     answers: dict[Rules, Answer] = {}
+    facts = {(v.goal, v.passes): odds.deal_facts(n, v) for v in VARIANTS}
     for v in VARIANTS:
         known = odds.known_verdict(n, v)
         if known is not None:
-            answers[v.goal, v.passes] = (known, None, None)
+            found = facts[v.goal, v.passes]
+            answers[v.goal, v.passes] = (known, None, found.par if found else None)
     stored, played = await in_one_hop(
         session, lambda: (deal_verdicts(session, n), deal_was_played(session, n)))
     for rules, verdict in stored.items():
         if rules in answers:
-            answers[rules] = (*answers[rules][:2], verdict.par)
+            answers[rules] = (*answers[rules][:2], answers[rules][2] or verdict.par)
         elif verdict.settled_within(VERDICT_NODE_LIMIT):
             answers[rules] = (verdict.winnable, verdict.moves, verdict.par)
     missing = [(v.goal, v.passes) for v in VARIANTS if (v.goal, v.passes) not in answers]
@@ -199,7 +207,9 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
         if played:
             await in_one_hop(session, lambda: keep(session, n, solved))
     return [VariantVerdict(goal=v.goal, passes=v.passes, winnable=answers[v.goal, v.passes][0],
-                           moves=answers[v.goal, v.passes][1], par=answers[v.goal, v.passes][2])
+                           moves=answers[v.goal, v.passes][1], par=answers[v.goal, v.passes][2],
+                           difficulty=(found.difficulty.value
+                                       if (found := facts[v.goal, v.passes]) else None))
             for v in VARIANTS]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app import odds
 from app.engine import Variant, passes_text
 
 ODDS_WIDTH = 640
@@ -236,3 +237,46 @@ def comparison_view(comparison) -> ComparisonView:
         verdict=comparison.verdict, verdict_label=labels[comparison.verdict],
         finding=finding, note=published.note,
         differs_note=published.differs_note if comparison.verdict == "differs" else "")
+
+
+# --- difficulty --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class DifficultyBucket:
+    name: str
+    share: float
+    count: int
+    scores: str
+    """The scores the bucket spans, e.g. "25 – 50.5"."""
+    mean_par: float
+    greedy_share: float
+
+
+@dataclass(frozen=True, slots=True)
+class DifficultyLine:
+    """One rule set's buckets, as the odds page lists them."""
+
+    label: str
+    start: int
+    last: int
+    winnable: int
+    buckets: list[DifficultyBucket]
+
+
+def difficulty_lines() -> list[DifficultyLine]:
+    """Each rule set's four buckets: the share of the covered winnable deals in each, the
+    scores it spans, and what its deals are like (mean par, how often the greedy player wins)."""
+    lines = []
+    for variant, row in odds.difficulty_table().items():
+        edges = [0.0, *row["cuts"], 100.0]
+        buckets = [
+            DifficultyBucket(
+                name=difficulty.label, share=row["shares"][difficulty.value],
+                count=row["counts"][difficulty.value],
+                scores=f"{edges[i]:g} – {edges[i + 1]:g}",
+                mean_par=row["by_bucket"][difficulty.value]["mean_par"],
+                greedy_share=row["by_bucket"][difficulty.value]["greedy_share"])
+            for i, difficulty in enumerate(odds.DIFFICULTIES)]
+        lines.append(DifficultyLine(variant.label, row["start"],
+                                    row["start"] + row["deals"] - 1, row["winnable"], buckets))
+    return lines
+

@@ -6,6 +6,7 @@ a player does on it, is ``board``.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Annotated
 
@@ -28,7 +29,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, results, starting
+from app.web import actions, results, settings_page, starting
 from app.web.board import (
     NO_STORE,
     BoardInputDep,
@@ -42,6 +43,7 @@ from app.web.errors import PageError
 from app.web.htmx import see_other
 from app.web.links import path_for, rules_query
 from app.web.params import DealNumber
+from app.web.preferences import DIFFICULTY_CHOICES
 from app.web.results import ChallengeQuery
 from app.web.starting import (
     ConfirmField,
@@ -65,11 +67,14 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 def render_home(request: Request, session, player_id: str, *, form: dict[str, str] | None = None,
                 error: str | None = None, status_code: int = 200) -> Response:
     winnable_only = wants_winnable_only(session, player_id)
+    difficulty = settings_page.current(request, session, player_id).difficulty
     context = {
         "continue_game": latest_unfinished(session, player_id),
         "form": form or {"goal": DEFAULT_VARIANT.goal.value,
                          "passes": str(DEFAULT_VARIANT.passes), "deal": "",
-                         "winnable_only": "1" if winnable_only else ""},
+                         "winnable_only": "1" if winnable_only else "",
+                         "difficulty": difficulty},
+        "difficulties": DIFFICULTY_CHOICES,
         "error": error,
         "max_deal": MAX_DEAL_NUMBER,
         "odds": odds.winnable_shares(),
@@ -88,23 +93,39 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
              player_id: PlayerDep, goal: GoalField = None, passes: PassesField = None,
              deal: Annotated[str | None, Form(max_length=200)] = None,
              winnable_only: Annotated[str | None, Form(max_length=5)] = None,
+             difficulty: Annotated[str | None, Form(max_length=20)] = None,
              confirm: ConfirmField = None) -> Response:
     """Start a game from the home form (or the board's New game button: no deal = random;
-    with "Winnable deals only", a random deal the solver has proven winnable)."""
+    with "Winnable deals only", a random deal the solver has proven winnable, of the chosen
+    difficulty; the form remembers both, and a form without a difficulty uses the last)."""
+    chosen = settings_page.current(request, session, player_id)
     form = {"goal": goal or DEFAULT_VARIANT.goal.value,
             "passes": passes or str(DEFAULT_VARIANT.passes),
-            "deal": deal or "", "winnable_only": "1" if winnable_only else ""}
+            "deal": deal or "", "winnable_only": "1" if winnable_only else "",
+            "difficulty": difficulty if difficulty is not None else chosen.difficulty}
     try:
         variant = Variant(form["goal"], form["passes"])  # type: ignore[arg-type]
         number = Deal.parse_number(deal) if deal and deal.strip() else None
     except (GameSetupError, DealError) as exc:
         return render_home(request, session, player_id, form=form, error=str(exc),
                            status_code=400)
+    if form["difficulty"] not in DIFFICULTY_CHOICES:
+        form["difficulty"] = chosen.difficulty
+        names = ", ".join(DIFFICULTY_CHOICES)
+        return render_home(request, session, player_id, form=form, status_code=400,
+                           error=f"Difficulty must be one of {names}, not {difficulty!r}.")
     only_winnable = bool(winnable_only) and number is None
     remember_winnable_only(session, player_id, bool(winnable_only))
+    if form["difficulty"] != chosen.difficulty:
+        settings_page.save(session, player_id,
+                           chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
     session.commit()
     if number is not None:
         label = f"deal #{number} ({variant.label})"
+    elif only_winnable and form["difficulty"] != "any":
+        wanted = form["difficulty"]
+        number = odds.random_winnable(variant, difficulty=wanted)
+        label = f"a winnable {wanted} deal ({variant.label})"
     elif only_winnable:
         number, label = odds.winnable_deal(variant), f"a winnable deal ({variant.label})"
     else:
@@ -236,7 +257,10 @@ def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: O
 def rules_html() -> str:
     """docs/RULES.md, the project's own copy of the rules, as HTML (rendered once)."""
     text = (PROJECT_DIR / "docs" / "RULES.md").read_text(encoding="utf-8")
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    # Each section an anchor (/rules#difficulty): its title in lower case, words joined by -.
+    return re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
+        re.sub(r"[^a-z0-9]+", "-", m.group(1).lower()).strip("-"), m.group(1)), html)
 
 
 @router.get("/rules", response_class=HTMLResponse, name="rules")

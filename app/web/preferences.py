@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from app.odds import DIFFICULTIES
 from app.store import Choice
 
 
@@ -44,6 +45,8 @@ THEMES = {"light": "Light", "dark": "Dark", "contrast": "High contrast"}
 FELTS = {"green": "Green", "blue": "Blue", "red": "Burgundy", "teal": "Teal", "grey": "Charcoal"}
 BACKS = {"lattice": "Blue lattice", "rosette": "Red rosette", "pyramid": "Gold pyramids"}
 MOTIONS = {"auto": "As my device asks", "full": "Full", "reduced": "Reduced", "none": "None"}
+DIFFICULTY_CHOICES = {"any": "Any difficulty", **{d.value: d.label for d in DIFFICULTIES}}
+"""What "Winnable deals only" may ask for (the new-game form remembers it)."""
 
 OPTIONS: dict[str, Option] = {option.name: option for option in (
     Option("theme", "Theme", THEMES),
@@ -55,9 +58,11 @@ OPTIONS: dict[str, Option] = {option.name: option for option in (
     Option("left_handed", "Left-handed layout"),
     Option("key_hints", "Keyboard hints"),
     Option("tips_done", "First-game tips dismissed"),
+    Option("difficulty", "Difficulty", DIFFICULTY_CHOICES),
 )}
-FORM_OPTIONS = tuple(name for name in OPTIONS if name != "tips_done")
-"""What the Settings page's form sets (the tips are dismissed on the board)."""
+FORM_OPTIONS = tuple(name for name in OPTIONS if name not in ("tips_done", "difficulty"))
+"""What the Settings page's form sets (the tips are dismissed on the board, the difficulty
+chosen on the new-game form)."""
 
 ON = frozenset({"on", "true", "1", "yes"})
 OFF = frozenset({"off", "false", "0", "no", ""})
@@ -77,6 +82,8 @@ class Preferences:
     left_handed: bool = False
     key_hints: bool = True
     tips_done: bool = False
+    difficulty: str = "any"
+    """Of a "winnable deals only" game: "any", or one of ``app.odds.DIFFICULTIES``."""
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> Preferences:

@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, Response
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import Session
 
+from app import odds
 from app.engine import Deal, Game, GameStatus, Variant
 from app.store import (
     DealResults,
@@ -143,9 +144,16 @@ def _search_par(game: Game, game_id: str, number: int | None, database: Any) -> 
     return par
 
 
+def committed_facts(number: int | None, variant: Variant) -> odds.DealFacts | None:
+    """The committed par and difficulty of a numbered deal (None beyond the data, or for a
+    deal that is not winnable)."""
+    return odds.deal_facts(number, variant) if number is not None else None
+
+
 def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
-    """After a winning move: queue the par's search when the win did not already know it.
-    Best effort: a busy solver leaves it to the results fragment."""
+    """After a winning move: queue the par's search when the win did not already know it
+    (from the committed data or a kept verdict: ``actions``, ``save_position``). Best effort:
+    a busy solver leaves it to the results fragment."""
     record = loaded.record
     if record.status != GameStatus.WON or record.par is not None:
         return None
@@ -178,7 +186,8 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                 answers_to(session, record.id), everyone)
 
     mine, sender, answers, everyone = await in_one_hop(session, read)
-    par, busy = record.par, None
+    facts = committed_facts(game.deal.number, game.variant)
+    par, busy = record.par or (facts.par if facts else None), None
     if par is None and record.game_status is GameStatus.WON:
         try:
             par = await solving.QUEUE_OF_SEARCHES.run(
@@ -187,6 +196,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
             busy = str(exc)
     context = {"record": record, "game": game, "mine": mine, "sender": sender,
                "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
+               "facts": facts,
                "owner": record.player_id == player_id,
                "beats": beats(mine, sender) if sender is not None else None,
                "to_clear": game.goal.cards_to_clear}
