@@ -66,7 +66,7 @@ def test_the_openapi_schema_documents_the_coach_exactly(client):
     assert parameter["schema"]["maxLength"] == 20
     assert parameter["schema"]["pattern"] == "^[1-9][0-9]{0,19}$"
     assert set(schema["components"]["schemas"]["VariantVerdict"]["properties"]) == {
-        "goal", "passes", "winnable", "moves", "par"}
+        "goal", "passes", "winnable", "moves", "par", "difficulty"}
     assert "/odds" not in schema["paths"]  # the page is not part of the API
 
 
@@ -151,7 +151,7 @@ def test_a_committed_deal_is_answered_from_the_data_with_no_search(client, app, 
         (v.goal.value, v.passes) for v in VARIANTS]
     by_rules = {(v["goal"], v["passes"]): v for v in body}
     assert by_rules["standard", 1] == {"goal": "standard", "passes": 1, "winnable": False,
-                                       "moves": None, "par": None}
+                                       "moves": None, "par": None, "difficulty": None}
     assert by_rules["wholedeck", 3]["winnable"] is True
     for v in body:
         assert v["winnable"] == odds.known_verdict(README_DEAL, Variant(v["goal"], v["passes"]))
