@@ -65,6 +65,7 @@ from .stats import (
     reset_statistics,
     set_display_name,
     statistics,
+    won_deals,
 )
 from .verdicts import (
     StoredVerdict,
@@ -145,4 +146,5 @@ __all__ = [
     "use_link",
     "wants_winnable_only",
     "won_daily",
+    "won_deals",
 ]

@@ -319,3 +319,12 @@ def set_display_name(session: Session, player_id: str, name: str | None,
     player.display_name = name
     player.updated_at = now
     session.flush()
+
+
+def won_deals(session: Session, player_id: str) -> list[tuple[int, Variant]]:
+    """The deal and rules of each counted win of a numbered deal: the web layer sorts them by
+    the committed difficulty of the deal (which the database does not hold)."""
+    rows = session.execute(select(G.deal_number, G.goal, G.passes).where(
+        counted(player_id), G.status == GameStatus.WON, G.deal_number.is_not(None)))
+    return [(int(number), Variant(goal, passes)) for number, goal, passes in rows]
+

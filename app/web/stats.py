@@ -32,6 +32,7 @@ from app.store import (
     set_display_name,
     set_listed,
     statistics,
+    won_deals,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.deps import PlayerDep, SessionDep
@@ -46,6 +47,7 @@ from app.web.statsview import (
     iso,
     page_numbers,
     results_chart,
+    wins_by_difficulty,
 )
 from app.web.templating import templates
 
@@ -68,6 +70,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
         "page_links": page_numbers(page, pages),
     }
     if stats is not None:
+        by_difficulty = wins_by_difficulty(won_deals(session, player_id))
         context |= {
             "name": display_name(session, player_id),
             "listed": is_listed(session, player_id),
@@ -82,6 +85,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "daily_figures": daily_figures(daily_streak(session, player_id, today_utc())),
             "variants": [
                 {"variant": variant, "figures": stats.variants[variant],
+                 "by_difficulty": by_difficulty.get(variant),
                  "list": figure_list(stats.variants[variant]),
                  "chart": results_chart(variant, recent_results(session, player_id, variant))
                  if stats.variants[variant].played else None}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from app import odds
 from app.engine import Variant
 
 from .view import format_duration
@@ -244,3 +245,33 @@ def daily_figures(streak) -> list[Figure]:
         Figure("daily-last-won", "Last daily win",
                format_day(streak.last_won) if streak.last_won else "–"),
     ]
+
+
+# --- wins by difficulty -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class WinsByDifficulty:
+    """A rule set's counted wins of numbered deals, by the deal's committed difficulty."""
+
+    counts: dict[str, int]
+    """Difficulty value -> wins, in the buckets' order (easy first), every bucket present."""
+    unrated: int
+    """Wins of deals the committed difficulty data does not cover yet."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values()) + self.unrated
+
+
+def wins_by_difficulty(wins: list[tuple[int, Variant]]) -> dict[Variant, WinsByDifficulty]:
+    """Each rule set's wins (from ``won_deals``) counted by the deal's difficulty."""
+    counts = {variant: dict.fromkeys((d.value for d in odds.DIFFICULTIES), 0)
+              for _, variant in wins}
+    unrated = dict.fromkeys(counts, 0)
+    for number, variant in wins:
+        facts = odds.deal_facts(number, variant)
+        if facts is None:
+            unrated[variant] += 1
+        else:
+            counts[variant][facts.difficulty.value] += 1
+    return {variant: WinsByDifficulty(counts[variant], unrated[variant]) for variant in counts}
+

@@ -46,13 +46,16 @@ def test_a_form_without_a_difficulty_uses_the_one_chosen_last(client):
 
 
 def test_a_bad_difficulty_is_refused_and_starts_nothing(client):
-    before = client.get("/api/stats").json()
+    game_id = client.post("/api/games", json={"deal": 617}).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})  # a game to keep
+    before = client.get("/").text
     answer = client.post("/games", data={"goal": "standard", "passes": "3",
                                          "winnable_only": "1", "difficulty": "impossible"})
     assert answer.status_code == 400
     assert "Difficulty must be one of any, easy, medium, hard, expert" in answer.text
     assert "&#39;impossible&#39;" in answer.text
-    assert client.get("/api/stats").json() == before
+    assert client.get("/").text == before  # the same game to continue, nothing started
+    assert f"/games/{game_id}" in before.split("data-continue", 1)[1].split(">", 1)[0]
     refused = client.post("/api/games", json={"winnable_only": True, "difficulty": "brutal"})
     assert refused.status_code == 422
 
@@ -111,3 +114,23 @@ def test_the_odds_and_rules_pages_explain_the_buckets(client):
     rules = client.get("/rules").text
     assert '<h2 id="difficulty">Difficulty</h2>' in rules
     assert "easy" in rules and "expert" in rules
+
+
+def test_the_statistics_break_wins_down_by_difficulty(client):
+    wins = {}
+    for number in range(1, 400):
+        facts = odds.deal_facts(number, Variant("standard", 1))
+        if facts is not None and facts.difficulty.value not in wins:
+            wins[facts.difficulty.value] = number
+        if len(wins) == 2:
+            break
+    for number in wins.values():
+        game_id = client.post("/api/games", json={"deal": number, "passes": 1}).json()["id"]
+        for move in solve(Game(Deal.from_number(number), "standard", 1)).moves:
+            client.post(f"/api/games/{game_id}/moves", json=move.to_dict())
+    page = client.get("/stats").text
+    block = page.split('data-wins-by-difficulty="standard-1"', 1)[1].split("</p>", 1)[0]
+    for name in ("easy", "medium", "hard", "expert"):
+        count = 1 if name in wins else 0
+        assert re.search(rf'data-difficulty-wins="{name}">{name} <strong>{count}</strong>', block)
+    assert 'data-wins-by-difficulty="standard-3"' not in page  # no wins there
