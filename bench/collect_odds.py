@@ -56,13 +56,19 @@ def letters_of(results: Path, variant: Variant, deals: int, player: str = "solve
 
 
 def collect(results: Path, out: Path, deals: int,
-            greedy_results: Path | None = None) -> list[dict]:
+            greedy_results: Path | None = None, only: set[str] | None = None) -> list[dict]:
+    """Write odds.json and the bitsets; with ``only`` (rule-set keys), collect those rule sets
+    and keep the others' rows and bitsets as they are (a run that finished some rule sets of
+    a larger range before the others)."""
     present = {}
     if (out / "odds.json").is_file():
         present = {(row["goal"], row["passes"]): row
                    for row in json.loads((out / "odds.json").read_text(encoding="utf-8"))}
     rows, bits = [], {}
     for variant in VARIANTS:
+        if only is not None and variant.key not in only:
+            rows.append(present[variant.goal.value, variant.passes])
+            continue
         letters = letters_of(results, variant, deals)
         row = {"goal": variant.goal.value, "passes": variant.passes, "start": 1,
                "deals": deals, "wins": letters.count("W"), "losses": letters.count("L"),
@@ -92,11 +98,17 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"deals 1..this (a multiple of {RANGE:,} uses whole ranges)")
     parser.add_argument("--greedy-results", type=Path,
                         help="a results folder with the greedy player's runs of as many deals")
+    parser.add_argument("--only", help="collect only these rule sets (comma-separated keys, "
+                        "e.g. standard-3,wholedeck-3); the others stay as committed")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="where to write odds.json and winnable/ (default app/data)")
     args = parser.parse_args(argv)
     try:
-        rows = collect(args.results, args.out, args.deals, args.greedy_results)
+        only = set(args.only.split(",")) if args.only else None
+        unknown = only - {v.key for v in VARIANTS} if only else set()
+        if unknown:
+            raise CollectError(f"no such rule set: {', '.join(sorted(unknown))}")
+        rows = collect(args.results, args.out, args.deals, args.greedy_results, only)
     except (CollectError, KeyError, OSError) as exc:
         print(f"collect_odds: {exc}", file=sys.stderr)
         return 2

@@ -299,3 +299,26 @@ def test_collect_odds_refuses_results_with_a_range_missing(tmp_path, collect_odd
     assert collect_odds.main(["--results", str(tmp_path), "--deals", "40",
                               "--out", str(tmp_path / "data")]) == 2
     assert not (tmp_path / "data" / "odds.json").exists()
+
+
+def test_collect_odds_widens_only_the_rule_sets_it_is_told(tmp_path, collect_odds,
+                                                            monkeypatch):
+    from app.odds import resumable
+
+    monkeypatch.setattr(resumable, "RANGE", 20)
+    monkeypatch.setattr(collect_odds, "RANGE", 20)
+    for v in VARIANTS:
+        resumable.run(v, 1, 20, tmp_path, workers=1)
+    out = tmp_path / "data"
+    collect_odds.collect(tmp_path, out, 20)
+    kept = (out / "winnable" / "standard-1.bits").read_bytes()
+    resumable.run(Variant("standard", 3), 1, 60, tmp_path, workers=1)
+    assert collect_odds.main(["--results", str(tmp_path), "--deals", "60", "--only",
+                              "standard-3", "--out", str(out)]) == 0
+    rows = {(str(r.goal), r.passes): r for r in table.load_odds(out / "odds.json")}
+    expected = solve_range(Variant("standard", 3).goal, 3, 1, 60, workers=1)
+    assert (rows["standard", 3].deals, rows["standard", 3].wins) == (60, expected.wins)
+    assert rows["standard", 1].deals == 20
+    assert (out / "winnable" / "standard-1.bits").read_bytes() == kept
+    assert collect_odds.main(["--results", str(tmp_path), "--deals", "60", "--only",
+                              "standard-9", "--out", str(out)]) == 2
