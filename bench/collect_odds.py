@@ -55,6 +55,18 @@ def letters_of(results: Path, variant: Variant, deals: int, player: str = "solve
     return letters
 
 
+def run_timing(results: Path, variant: Variant, deals: int) -> dict:
+    """The time of the run, when ``pyramid odds --json`` of the same deals was saved beside
+    the results as ``{key}.json`` (the odds page shows it); else nothing."""
+    path = results / f"{variant.key}.json"
+    if not path.is_file():
+        return {}
+    run = json.loads(path.read_text(encoding="utf-8"))
+    if (run.get("start"), run.get("deals")) != (1, deals):
+        return {}
+    return {key: run[key] for key in ("seconds", "deals_per_second", "workers") if key in run}
+
+
 def collect(results: Path, out: Path, deals: int,
             greedy_results: Path | None = None, only: set[str] | None = None) -> list[dict]:
     """Write odds.json and the bitsets; with ``only`` (rule-set keys), collect those rule sets
@@ -80,6 +92,7 @@ def collect(results: Path, out: Path, deals: int,
         else:
             row["greedy_wins"] = before.get("greedy_wins")
             row["greedy_deals"] = before.get("greedy_deals", before.get("deals"))
+        row |= run_timing(results, variant, deals)
         row["provisional"] = False
         rows.append(row)
         bits[variant.key] = bitset(letters)

@@ -144,7 +144,9 @@ def odds_line(row) -> OddsLine:
         key=row.key, rules=Variant(row.goal, row.passes).title,
         deals=f"{row.decided:,}", range=f"{row.start:,} to {row.last:,}",
         wins=f"{row.wins:,}", rate=pct(row.rate), interval=f"{pct(low)} – {pct(high)}",
-        greedy="not measured yet" if greedy is None else pct(greedy),
+        greedy="not measured yet" if greedy is None else pct(greedy) + (
+            "" if row.greedy_measured_on == row.deals
+            else f" (deals 1 to {row.greedy_measured_on:,})"),
         worth="–" if greedy is None else f"+{100 * (row.rate - greedy):.2f} points",
         provisional=row.provisional, command=row.command, greedy_command=row.greedy_command,
         timing=timing)

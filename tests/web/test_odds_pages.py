@@ -116,7 +116,8 @@ def test_the_odds_chart_reads_without_javascript(client):
 
 
 def test_the_greedy_player_stands_beside_best_play_when_measured(client, monkeypatch):
-    rows = tuple(dataclasses.replace(row, greedy_wins=row.wins // 4, provisional=False)
+    rows = tuple(dataclasses.replace(row, greedy_wins=row.wins // 4, greedy_deals=row.deals,
+                                     provisional=False)
                  for row in odds.odds_rows())
     monkeypatch.setattr(odds, "odds_rows", lambda: rows)
     html = client.get("/odds").text
