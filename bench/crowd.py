@@ -16,7 +16,10 @@ Starts the server as ``bench/load.py`` does (SQLite, one process; PostgreSQL, tw
 Printed: the p50 / p99 / max of /healthz and of the bystander's GETs and moves, the hints
 answered by status (only 200 and 429 are allowed), the server's CPU time, and the machine's
 speed. ``--burst N`` instead lets N cookie-less players each create a game and ask a hint at
-once, and prints their answers and the slowest request.
+once, and prints their answers and the slowest request. ``--verdicts N`` instead asks
+``GET /api/deals/{n}/verdict`` for N random deal numbers (20 at a time) and counts the rows of
+the verdict table before and after, and after one deal is played and asked again (only a
+played deal's searched verdicts are kept).
 """
 
 from __future__ import annotations
@@ -211,6 +214,57 @@ def burst(server: Server, players: int) -> None:
           f"slowest player {max(took for _, _, took in results):.2f} s")
 
 
+def verdicts(server: Server, database_url: str, count: int) -> None:
+    import random
+
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url)
+
+    def rows() -> int:
+        with engine.connect() as connection:
+            return connection.execute(text("SELECT count(*) FROM deal_verdicts")).scalar_one()
+
+    rng = random.Random(15)
+    numbers = [rng.randrange(1, 10**20) for _ in range(count)]
+    times: list[float] = []
+    statuses: Counter = Counter()
+
+    async def ask(client: httpx.AsyncClient, queue: list[int]) -> None:
+        while queue:
+            number = queue.pop()
+            began = time.perf_counter()
+            answer = await client.get(f"/api/deals/{number}/verdict")
+            if answer.status_code == 200:
+                times.append(time.perf_counter() - began)
+            statuses[answer.status_code] += 1
+            if answer.status_code == 429:
+                await asyncio.sleep(float(answer.headers.get("Retry-After", 1)))
+                queue.append(number)
+
+    async def run() -> None:
+        queue = list(numbers)
+        async with httpx.AsyncClient(base_url=server.url, timeout=120) as client:
+            await asyncio.gather(*(ask(client, queue) for _ in range(20)))
+
+    before = rows()
+    began = time.perf_counter()
+    run_loop(run())
+    took = time.perf_counter() - began
+    after = rows()
+    played = numbers[0]
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        made = client.post("/api/games", json={"deal": str(played)}).json()
+        client.post(f"/api/games/{made['id']}/moves", json={"op": "draw"})
+        client.get(f"/api/deals/{played}/verdict")
+    kept = rows()
+    print(f"{count:,} verdict requests for random deal numbers, 20 at a time, in {took:.1f} s: "
+          f"answers {dict(statuses)} (a 429 waits its Retry-After and asks again); the 200s "
+          f"took p50 {percentile(times, .5):.0f} ms, p99 {percentile(times, .99):.0f} ms")
+    print(f"  verdict table rows: {before} before, {after} after (nobody played those deals); "
+          f"{kept} once one of them was played and asked again")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hinters", type=int, default=40)
@@ -219,6 +273,7 @@ def main() -> None:
     parser.add_argument("--scan", type=int, default=2000,
                         help="pick the hinters' deals among deals 1..this (default 2000)")
     parser.add_argument("--burst", type=int, help="N cookie-less players at once instead")
+    parser.add_argument("--verdicts", type=int, help="N verdict requests instead")
     parser.add_argument("--database-url")
     parser.add_argument("--workers", type=int)
     args = parser.parse_args()
@@ -236,6 +291,9 @@ def main() -> None:
             print(f"{kind}, {workers} server process{'es' if workers > 1 else ''}")
             if args.burst:
                 burst(server, args.burst)
+                return
+            if args.verdicts:
+                verdicts(server, url, args.verdicts)
                 return
             chosen = slow_deals(args.hinters, args.scan)
             print(f"{len(chosen)} hinters on the slowest whole-deck 3-pass deals of 1.."
