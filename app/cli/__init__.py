@@ -12,6 +12,7 @@ Every error a user can cause ends with exit status 2 and one line on stderr, nev
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -156,6 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`pyramid solve 617 | head`): stop quietly, as other commands do.
+        # Point stdout at /dev/null so that Python's flush at exit raises nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a command a pipe closed
 
 
 if __name__ == "__main__":

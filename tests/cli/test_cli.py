@@ -361,3 +361,26 @@ def test_facts_measure_the_winnable_deals_and_go_on_where_they_stopped(capsys, t
                        "--start", "3", "--results", str(tmp_path))
     assert code == 0 and "Whole deck goal, 3 passes, deals 3 to 7" in out and "Mean par" in out
     assert [f.stat().st_mtime_ns for f in files] == before  # nothing measured again
+
+
+def test_a_reader_that_leaves_ends_the_command_quietly(monkeypatch):
+    """``pyramid deal 1 | head -1``: the pipe closes under the command, which stops with the
+    shell's status for it, no traceback."""
+    import io
+    import os
+
+    reader, writer = os.pipe()
+    os.close(reader)
+
+    class ClosedPipe(io.TextIOBase):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            return writer
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    try:
+        assert main(["deal", "1"]) == 141
+    finally:
+        os.close(writer)
