@@ -85,7 +85,7 @@ def variant_odds(row: odds.OddsRow) -> VariantOdds:
 def api_odds() -> list[VariantOdds]:
     """The share of deals that can be won with best play, for each of the six rule sets
     (standard 1, 2, 3 passes, then whole deck), over the first deal numbers (1 to 100,000
-    once the full run is in; ``deals`` says how many), with 95% Wilson intervals."""
+    or more: ``deals`` says how many), with 95% Wilson intervals."""
     return [variant_odds(row) for row in odds.odds_rows()]
 
 
@@ -173,7 +173,8 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
     """Whether deal ``n`` can be won under each of the six rule sets, and its par: a list of
     six, in the order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
-    Verdicts from the committed data where they cover the deal (deals 1 to 100,000: no search,
+    Verdicts from the committed data where they cover the deal (deals 1 to 100,000 or more, as
+    ``/api/odds`` says per rule set: no search,
     ``moves`` null; ``par`` and ``difficulty`` from the committed difficulty data where it
     covers the deal, else ``par`` once someone's win found it), else from a kept verdict,
     else searched in the solver's queue within its budget (``winnable`` null when the search
