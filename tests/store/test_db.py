@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from app.main import create_app
 from app.store.db import Database, sqlite_pragmas
@@ -80,3 +81,25 @@ def test_the_database_remembers_its_file(sqlite_url, tmp_path):
     with pytest.raises(Exception, match="database"), database.session() as session:
         session.connection()
     database.dispose()
+
+
+def test_the_health_ping_has_a_connection_of_its_own(sqlite_url, tmp_path):
+    """/healthz's SELECT 1 never waits on the pool (under a crowd the pool's steps each wait
+    for the GIL behind the request threads), and still notices a moved file."""
+    database = Database(sqlite_url)
+    try:
+        with database.session() as session:  # a request's connection, back in the pool
+            session.execute(text("SELECT 1"))
+        pooled = database.engine.pool.checkedin()
+        database.ping()
+        database.ping()
+        assert database.engine.pool.checkedout() == 0
+        assert database.engine.pool.checkedin() == pooled  # no connection taken or added
+        path = Path(sqlite_url.removeprefix("sqlite:///"))
+        path.rename(tmp_path / "moved.db")
+        with pytest.raises(Exception, match="missing"):
+            database.ping()
+        (tmp_path / "moved.db").rename(path)
+        database.ping()
+    finally:
+        database.dispose()

@@ -78,3 +78,11 @@ def test_the_app_answers_503_then_recovers(postgres, monkeypatch):
         terminate_others(postgres.url)
         assert client.get("/api/games/nope").status_code == 503
         assert client.get("/api/games/nope").status_code == 404
+
+
+def test_the_health_ping_replaces_its_own_connection_after_a_restart(postgres):
+    postgres.ping()
+    before = postgres._pinger.info.backend_pid
+    terminate_others(POSTGRES_URL)  # the ping's connection too, as a restart would
+    postgres.ping()  # its dead connection fails once, and a new one answers
+    assert postgres._pinger.info.backend_pid != before
