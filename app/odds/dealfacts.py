@@ -146,10 +146,11 @@ def difficulty_data(variant: Variant) -> DifficultyData:
     return DifficultyData.read(variant, difficulty_table()[variant], data_path(variant))
 
 
-def deal_facts(number: int, variant: Variant) -> DealFacts | None:
+def deal_facts(number: int | None, variant: Variant) -> DealFacts | None:
     """Par and difficulty of deal ``number`` under these rules; None when the deal is not
-    winnable or beyond the deals the data covers (``difficulty_range``)."""
-    return difficulty_data(variant).facts(number)
+    winnable, beyond the deals the data covers (``difficulty_range``), or a custom deal
+    (no number)."""
+    return None if number is None else difficulty_data(variant).facts(number)
 
 
 def difficulty_range(variant: Variant) -> tuple[int, int]:

@@ -71,7 +71,7 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
            undos: int = 0, input_id: str | None = None) -> None:
     game = loaded.game
     facts = (odds.deal_facts(game.deal.number, game.variant)
-             if game.status is GameStatus.WON and game.deal.number is not None else None)
+             if game.status is GameStatus.WON else None)
     try:
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None)  # a won deal's par, known already

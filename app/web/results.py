@@ -144,12 +144,6 @@ def _search_par(game: Game, game_id: str, number: int | None, database: Any) -> 
     return par
 
 
-def committed_facts(number: int | None, variant: Variant) -> odds.DealFacts | None:
-    """The committed par and difficulty of a numbered deal (None beyond the data, or for a
-    deal that is not winnable)."""
-    return odds.deal_facts(number, variant) if number is not None else None
-
-
 def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
     """After a winning move: queue the par's search when the win did not already know it
     (from the committed data or a kept verdict: ``actions``, ``save_position``). Best effort:
@@ -186,7 +180,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                 answers_to(session, record.id), everyone)
 
     mine, sender, answers, everyone = await in_one_hop(session, read)
-    facts = committed_facts(game.deal.number, game.variant)
+    facts = odds.deal_facts(game.deal.number, game.variant)
     par, busy = record.par or (facts.par if facts else None), None
     if par is None and record.game_status is GameStatus.WON:
         try:

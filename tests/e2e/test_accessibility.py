@@ -21,6 +21,13 @@ def violations(page) -> list[tuple[str, str, str]]:
             if v["impact"] in SERIOUS]
 
 
+def serious(checked: dict[str, list], prefix: str = "") -> list[str]:
+    """Every serious or critical violation of the pages ``checked`` (name -> violations), a
+    line each, for the assertion's message."""
+    return [f"{prefix}{name}: {rule} ({impact}) at {html}" for name, found in checked.items()
+            for rule, impact, html in found]
+
+
 def won_game(page) -> str:
     """A game won through the API (the page's own cookies), for the game-over page and its
     replay."""
@@ -57,6 +64,5 @@ def test_every_page_has_no_serious_accessibility_violation(page):
     checked["rules"] = violations(page)
     page.goto("/odds")
     checked["odds"] = violations(page)
-    bad = [f"{name}: {rule} ({impact}) at {html}" for name, found in checked.items()
-           for rule, impact, html in found]
+    bad = serious(checked)
     assert not bad, "\n".join(bad)

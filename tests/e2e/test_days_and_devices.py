@@ -13,7 +13,7 @@ from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 
-from .test_accessibility import violations, won_game
+from .test_accessibility import serious, violations, won_game
 from .test_preferences import choose, new_page
 
 pytestmark = pytest.mark.browser
@@ -105,13 +105,9 @@ def test_the_new_pages_have_no_serious_accessibility_violation(browser, server, 
         page.goto(f"/games/{game_id}")
         page.wait_for_selector("[data-results]")  # par, difficulty, how others did
         checked["won game with results"] = violations(page)
+        link = page.locator("a[data-challenge]").get_attribute("href")
         page.goto(f"/games/{game_id}/results")
         checked["results page"] = violations(page)
-        link = page.locator("a[data-challenge]").get_attribute("href") if page.locator(
-            "a[data-challenge]").count() else None
-        if link is None:
-            page.goto(f"/games/{game_id}")
-            link = page.locator("a[data-challenge]").get_attribute("href")
         page.goto(link)
         page.wait_for_selector("[data-challenge-from]")
         checked["challenge link"] = violations(page)
@@ -121,8 +117,7 @@ def test_the_new_pages_have_no_serious_accessibility_violation(browser, server, 
         checked["device link made"] = violations(page)
         page.goto(page.locator("a[data-device-link]").get_attribute("href"))
         checked["device link"] = violations(page)
-        bad = [f"{theme} {name}: {rule} ({impact}) at {html}" for name, found in checked.items()
-               for rule, impact, html in found]
+        bad = serious(checked, f"{theme} ")
         assert not bad, "\n".join(bad)
     finally:
         context.close()

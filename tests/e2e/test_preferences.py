@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import start_game
-from .test_accessibility import violations
+from .test_accessibility import serious, violations
 from .test_board import settled, wait_for_moves
 
 pytestmark = pytest.mark.browser
@@ -299,8 +299,7 @@ def test_settings_and_board_have_no_serious_accessibility_violation(browser, ser
         page.keyboard.press("d")
         wait_for_moves(page, 1)
         checked["board with tips"] = violations(page)
-        bad = [f"{theme} {name}: {rule} ({impact}) at {html}" for name, found in checked.items()
-               for rule, impact, html in found]
+        bad = serious(checked, f"{theme} ")
         assert not bad, "\n".join(bad)
     finally:
         context.close()
