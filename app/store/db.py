@@ -11,6 +11,7 @@ checks the path before every connection checkout, a single ``os.stat``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import time
@@ -153,6 +154,7 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.file = sqlite_file(url)
         self._pinger: Any = None  # ping's own DBAPI connection, made on first use
+        self._pinger_loop: asyncio.AbstractEventLoop | None = None  # the loop it was made on
         # The file this Database opened; None until it exists (a fresh database is created by
         # the first connection).
         self.identity = file_identity(self.file) if self.file else None
@@ -193,42 +195,59 @@ class Database:
         with self.sessions() as session, session.begin():
             yield session
 
-    def ping(self) -> None:
-        """Run ``SELECT 1``; raises when the database cannot answer.
+    async def ping(self) -> None:
+        """Run ``SELECT 1`` on the event loop; raises when the database cannot answer.
 
-        On a connection of its own, outside the pool: /healthz calls this on its own thread,
-        and under a crowd a pool checkout, its events and a session's steps each wait for the
-        GIL behind the request threads (measured: p99 29-31 ms against 10 ms for an answer
-        with no query; bench/crowd.py). A connection that fails is replaced once; the SQLite
-        file is checked first, as a checkout would."""
+        /healthz calls this. Under a crowd every step that needs the GIL waits behind the
+        request threads, so the ping takes as few as it can: no pool (a checkout, its events
+        and a session's steps), and no thread hop (measured: a pooled ping's p99 29-31 ms, on
+        a thread of its own 15-24 ms; bench/crowd.py, docs/crowds.md). SQLite's ``SELECT 1``
+        reads no page and takes no lock, so it cannot hang the loop: it runs in place, after
+        the file check a checkout would do. PostgreSQL's runs on an asyncio connection of its
+        own (the caller bounds the wait). A connection that fails is replaced once.
+        """
         self.check_file()
+        dbapi = self.engine.dialect.loaded_dbapi
         for attempt in (1, 2):
             try:
-                if self._pinger is None:
-                    cargs, cparams = self.engine.dialect.create_connect_args(self.engine.url)
-                    self._pinger = self.engine.dialect.connect(*cargs, **cparams)
-                    if self.file is None:
-                        self._pinger.autocommit = True  # no transaction left open
-                    else:
-                        self._after_connect(None, None)  # the file it opened, if not known yet
-                cursor = self._pinger.cursor()
-                try:
-                    cursor.execute("SELECT 1")
-                    cursor.fetchone()
-                finally:
-                    cursor.close()
+                if self.file is not None:
+                    self._ping_sqlite()
+                else:
+                    await self._ping_postgres()
                 return
-            except self.engine.dialect.loaded_dbapi.Error:
-                self._close_pinger()
+            except dbapi.Error:
+                self.close_pinger()
                 if attempt == 2:
                     raise
 
-    def _close_pinger(self) -> None:
-        pinger, self._pinger = self._pinger, None
+    def _ping_sqlite(self) -> None:
+        if self._pinger is None:
+            self._pinger = sqlite3.connect(self.file, check_same_thread=False, timeout=1)
+            self._after_connect(None, None)  # the file it opened, if not known yet
+        self._pinger.execute("SELECT 1").fetchone()
+
+    async def _ping_postgres(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._pinger is not None and self._pinger_loop is not loop:
+            self.close_pinger()  # made by an earlier event loop (a test client's, say)
+        if self._pinger is None:
+            cargs, cparams = self.engine.dialect.create_connect_args(self.engine.url)
+            connect = self.engine.dialect.loaded_dbapi.AsyncConnection.connect
+            self._pinger = await connect(*cargs, autocommit=True, **cparams)
+            self._pinger_loop = loop
+        await self._pinger.execute("SELECT 1")
+
+    def close_pinger(self) -> None:
+        """Close the ping's connection (synchronously: an asyncio one by closing its libpq
+        connection, since its own loop may be gone)."""
+        pinger, self._pinger, self._pinger_loop = self._pinger, None, None
         if pinger is not None:
             with suppress(Exception):  # a broken connection may fail to close: forget it
-                pinger.close()
+                if isinstance(pinger, sqlite3.Connection):
+                    pinger.close()
+                else:
+                    pinger.pgconn.finish()
 
     def dispose(self) -> None:
-        self._close_pinger()
+        self.close_pinger()
         self.engine.dispose()

@@ -168,10 +168,19 @@ class SolverQueue:
 
 
 def lower_own_priority() -> None:
-    """Give the calling thread the lowest CPU priority (Linux: nice is per thread)."""
+    """Give the calling thread the lowest CPU priority (Linux: both are per thread).
+
+    ``SCHED_IDLE``: the thread runs only on a core nothing else wants, and a request's thread
+    that wakes takes the core from it at once; nice 19 alone still lets a search finish its
+    time slice first, a few milliseconds that showed in /healthz's p99 under a crowd
+    (bench/crowd.py, docs/crowds.md). Nice 19 stays as the fallback where the policy is
+    refused.
+    """
     # Elsewhere than Linux the search threads keep the normal priority.
     with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_PRIORITY)
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 QUEUE_OF_SEARCHES = SolverQueue()

@@ -7,6 +7,7 @@ tests/web/test_health.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -91,15 +92,15 @@ def test_the_health_ping_has_a_connection_of_its_own(sqlite_url, tmp_path):
         with database.session() as session:  # a request's connection, back in the pool
             session.execute(text("SELECT 1"))
         pooled = database.engine.pool.checkedin()
-        database.ping()
-        database.ping()
+        asyncio.run(database.ping())
+        asyncio.run(database.ping())
         assert database.engine.pool.checkedout() == 0
         assert database.engine.pool.checkedin() == pooled  # no connection taken or added
         path = Path(sqlite_url.removeprefix("sqlite:///"))
         path.rename(tmp_path / "moved.db")
         with pytest.raises(Exception, match="missing"):
-            database.ping()
+            asyncio.run(database.ping())
         (tmp_path / "moved.db").rename(path)
-        database.ping()
+        asyncio.run(database.ping())
     finally:
         database.dispose()

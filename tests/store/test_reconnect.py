@@ -8,6 +8,7 @@ Terminating the server's backend processes is what a restart does to the pool.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -81,8 +82,12 @@ def test_the_app_answers_503_then_recovers(postgres, monkeypatch):
 
 
 def test_the_health_ping_replaces_its_own_connection_after_a_restart(postgres):
-    postgres.ping()
-    before = postgres._pinger.info.backend_pid
-    terminate_others(POSTGRES_URL)  # the ping's connection too, as a restart would
-    postgres.ping()  # its dead connection fails once, and a new one answers
-    assert postgres._pinger.info.backend_pid != before
+    async def ping_restart_ping() -> tuple[int, int]:
+        await postgres.ping()
+        before = postgres._pinger.info.backend_pid
+        terminate_others(POSTGRES_URL)  # the ping's connection too, as a restart would
+        await postgres.ping()  # its dead connection fails once, and a new one answers
+        return before, postgres._pinger.info.backend_pid
+
+    before, after = asyncio.run(ping_restart_ping())
+    assert after != before

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import inspect
+import threading
 
 import anyio
 import anyio.to_thread
@@ -50,3 +51,20 @@ def test_database_errors_answer_503(hardened):
         api = client.get("/api/boom-db")
         assert api.status_code == 503 and set(api.json()) <= {"detail", "errors"}
         assert page.headers["Retry-After"] == api.headers["Retry-After"] == "5"
+
+
+def test_healthz_pings_on_the_event_loop_itself(app, monkeypatch):
+    """No thread hop: under a crowd each hop waits for the GIL behind the request threads."""
+    database = app.state.db
+    real = database.ping
+    threads: list[int] = []
+
+    async def ping() -> None:
+        threads.append(threading.get_ident())
+        await real()
+
+    monkeypatch.setattr(database, "ping", ping)
+    with TestClient(app) as client:
+        loop_thread = client.portal.call(threading.get_ident)
+        assert client.get("/healthz").status_code == 200
+    assert threads == [loop_thread]

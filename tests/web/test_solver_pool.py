@@ -5,6 +5,7 @@ counts once it is answered; the same position is searched once."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -143,6 +144,10 @@ def test_searches_run_at_the_lowest_cpu_priority():
     ids = queue.submit("p", threading.get_native_id).result(5)
     assert nice_of_thread(ids) == solving.LOWEST_PRIORITY
     assert nice_of_thread(threading.get_native_id()) == 0  # the web's threads keep theirs
+    # and only a core nothing else wants: a woken request thread takes it at once
+    policy = queue.submit("p", os.sched_getscheduler, 0).result(5)
+    assert policy == os.SCHED_IDLE
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
 
 
 def test_the_same_position_is_searched_once(monkeypatch):
