@@ -2,6 +2,8 @@
 folder.
 
     python bench/collect_difficulty.py --results data/facts-run --deals 100000
+    python bench/collect_difficulty.py --results data/facts-run --deals 100000 \
+        --deals-of standard-2=40000,standard-3=20000
 
 The run behind it, resumable (a rerun measures only what is missing), 10,000 deals at a time so
 that every rule set has a complete prefix at any moment:
@@ -126,10 +128,13 @@ def collect_variant(results: Path, variant: Variant, deals: int) -> tuple[dict, 
     return row, encode(variant, 1, bytes(pars), bytes(codes))
 
 
-def collect(results: Path, out: Path, deals: int) -> list[dict]:
+def collect(results: Path, out: Path, deals: int,
+            deals_of: dict[str, int] | None = None) -> list[dict]:
+    """``deals`` in every rule set, but ``deals_of[key]`` in those it names (a long run
+    finishes the quick rule sets first)."""
     rows, files = [], {}
     for variant in VARIANTS:
-        row, data = collect_variant(results, variant, deals)
+        row, data = collect_variant(results, variant, (deals_of or {}).get(variant.key, deals))
         rows.append(row)
         files[variant.key] = data
     (out / "difficulty").mkdir(parents=True, exist_ok=True)
@@ -178,17 +183,32 @@ def bucket_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def deals_of(text: str) -> dict[str, int]:
+    """``standard-2=40000,standard-3=20000`` as a dict; a key that is no rule set is refused."""
+    keys = {variant.key for variant in VARIANTS}
+    found = {}
+    for part in filter(None, text.split(",")):
+        key, _, number = part.partition("=")
+        if key not in keys or not number.isdigit():
+            raise argparse.ArgumentTypeError(f"{part!r}: expected KEY=N with KEY one of "
+                                             f"{', '.join(sorted(keys))}")
+        found[key] = int(number)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, required=True,
                         help="the pyramid facts --results folder")
     parser.add_argument("--deals", type=int, required=True,
                         help="deals 1..N in every rule set (a multiple of 2,000)")
+    parser.add_argument("--deals-of", type=deals_of, default={}, metavar="KEY=N,...",
+                        help="another N for some rule sets, e.g. standard-2=40000")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help="where app/data is (default: this checkout's)")
     args = parser.parse_args(argv)
     try:
-        rows = collect(args.results, args.out, args.deals)
+        rows = collect(args.results, args.out, args.deals, args.deals_of)
     except CollectError as exc:
         print(f"collect_difficulty: {exc}", file=sys.stderr)
         return 1

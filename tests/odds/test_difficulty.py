@@ -5,8 +5,11 @@ measurement and with ``par``, and the lookup says None beyond what the data cove
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +214,18 @@ def test_a_rerun_measures_only_what_is_missing(tmp_path, counted):
     factsrun.run(STANDARD_1, 5, 26, tmp_path, workers=1)
     assert counted == [(11, 20), (21, 30)]
     assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_collect_difficulty_takes_another_range_for_some_rule_sets():
+    """A long run finishes the quick rule sets first: their wider data can go in before the
+    slow ones' (``--deals-of``); a key that is no rule set is refused, not ignored."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "collect_difficulty.py"
+    spec = importlib.util.spec_from_file_location("collect_difficulty", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.deals_of("standard-2=40000,wholedeck-3=100000") == {
+        "standard-2": 40000, "wholedeck-3": 100000}
+    assert module.deals_of("") == {}
+    for bad in ("standard-4=2000", "standard-2=many", "standard-2"):
+        with pytest.raises(argparse.ArgumentTypeError, match="KEY=N"):
+            module.deals_of(bad)
