@@ -3,8 +3,8 @@ lines, deal verdicts), so that searches never starve the site.
 
 - **Never the web's cores.** Searches run on their own threads, ``cores - 1`` of them (at
   least one), each at the lowest CPU priority (``SCHED_IDLE`` and nice 19, per thread on
-  Linux): the C search
-  releases the GIL, and the kernel gives a request, a page or a move the CPU before any search.
+  Linux): the C search releases the GIL, and the kernel gives a request, a page or a move the
+  CPU before any search.
 - **A bounded, fair queue.** A player has one search queued or running at a time; players are
   served in turn (round robin); beyond ``capacity`` waiting searches the answer is "busy" with
   a ``Retry-After`` worked out from the queue and the searches' recent durations.
