@@ -8,6 +8,8 @@ them.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 from collections.abc import Iterator
 
@@ -61,6 +63,14 @@ def db(database_url: str) -> Iterator[Database]:
     database = Database(database_url)
     yield database
     database.dispose()
+
+
+def run_async(coroutine):
+    """``asyncio.run(coroutine)`` on a thread of its own: the browser tests' Playwright keeps an
+    event loop running on the main thread for the whole session, where ``asyncio.run`` refuses
+    to start another."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def make_settings(url: str, **overrides) -> Settings:

@@ -7,7 +7,6 @@ tests/web/test_health.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from sqlalchemy import text
 
 from app.main import create_app
 from app.store.db import Database, sqlite_pragmas
-from tests.conftest import make_settings
+from tests.conftest import make_settings, run_async
 
 
 def test_a_deleted_database_file_is_noticed_and_a_restored_one_recovers(sqlite_url, tmp_path):
@@ -92,15 +91,15 @@ def test_the_health_ping_has_a_connection_of_its_own(sqlite_url, tmp_path):
         with database.session() as session:  # a request's connection, back in the pool
             session.execute(text("SELECT 1"))
         pooled = database.engine.pool.checkedin()
-        asyncio.run(database.ping())
-        asyncio.run(database.ping())
+        run_async(database.ping())
+        run_async(database.ping())
         assert database.engine.pool.checkedout() == 0
         assert database.engine.pool.checkedin() == pooled  # no connection taken or added
         path = Path(sqlite_url.removeprefix("sqlite:///"))
         path.rename(tmp_path / "moved.db")
         with pytest.raises(Exception, match="missing"):
-            asyncio.run(database.ping())
+            run_async(database.ping())
         (tmp_path / "moved.db").rename(path)
-        asyncio.run(database.ping())
+        run_async(database.ping())
     finally:
         database.dispose()

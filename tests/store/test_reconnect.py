@@ -8,7 +8,6 @@ Terminating the server's backend processes is what a restart does to the pool.
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
@@ -18,7 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.main import create_app
 from app.store import db as store_db
-from tests.conftest import POSTGRES_URL, _reset_postgres, make_settings
+from tests.conftest import POSTGRES_URL, _reset_postgres, make_settings, run_async
 
 
 def backend_pid(database: store_db.Database) -> int:
@@ -89,5 +88,5 @@ def test_the_health_ping_replaces_its_own_connection_after_a_restart(postgres):
         await postgres.ping()  # its dead connection fails once, and a new one answers
         return before, postgres._pinger.info.backend_pid
 
-    before, after = asyncio.run(ping_restart_ping())
+    before, after = run_async(ping_restart_ping())
     assert after != before
