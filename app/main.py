@@ -124,8 +124,7 @@ class HealthCheck:
     def close(self) -> None:
         if self.pending is not None and not self.pending.done():
             self.pending.cancel()
-        self.pending = None
-        self.database.close_pinger()
+        self.pending = None  # the ping's connection goes with Database.dispose
 
 
 def unavailable(detail: str) -> JSONResponse:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import importlib.util
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -63,6 +65,15 @@ def db(database_url: str) -> Iterator[Database]:
     database = Database(database_url)
     yield database
     database.dispose()
+
+
+def bench_script(name: str):
+    """A script of ``bench/`` loaded as a module (the folder is no package), to test its parts."""
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_async(coroutine):

@@ -6,10 +6,8 @@ measurement and with ``par``, and the lookup says None beyond what the data cove
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -30,6 +28,7 @@ from app.odds import (
 )
 from app.odds.difficulty import Facts, Scale, bucket, cut_points, hardnesses, measure
 from app.odds.winnable import is_proven_winnable, verdicts
+from tests.conftest import bench_script
 
 STANDARD_1 = Variant("standard", 1)  # the fewest winnable deals: the quickest run
 STANDARD_3 = Variant("standard", 3)
@@ -219,10 +218,7 @@ def test_a_rerun_measures_only_what_is_missing(tmp_path, counted):
 def test_collect_difficulty_takes_another_range_for_some_rule_sets():
     """A long run finishes the quick rule sets first: their wider data can go in before the
     slow ones' (``--deals-of``); a key that is no rule set is refused, not ignored."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "collect_difficulty.py"
-    spec = importlib.util.spec_from_file_location("collect_difficulty", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = bench_script("collect_difficulty")
     assert module.deals_of("standard-2=40000,wholedeck-3=100000") == {
         "standard-2": 40000, "wholedeck-3": 100000}
     assert module.deals_of("") == {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import importlib.util
 import random
 import tomllib
 from datetime import date, timedelta
@@ -19,6 +18,7 @@ from app.engine.solver import Verdict, solve
 from app.odds import daily, table, winnable
 from app.odds import published as pub
 from app.odds.run import solve_range, verdict_string
+from tests.conftest import bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS_AS_PAIRS = [(v.goal, v.passes) for v in VARIANTS]
@@ -255,11 +255,7 @@ def test_the_one_pass_difference_is_explained_from_our_own_checks():
 # --- bench/collect_odds.py ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def collect_odds():
-    spec = importlib.util.spec_from_file_location("collect_odds",
-                                                  ROOT / "bench" / "collect_odds.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("collect_odds")
 
 
 def test_collect_odds_assembles_the_bitsets_from_a_results_folder(tmp_path, collect_odds,
