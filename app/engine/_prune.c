@@ -182,8 +182,23 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
  * pairs or is drawn, cut 10-25% of the nodes but cost more time than it saved: measured.) */
 
 /* The stacked game's verdicts: two words a slot, the first (pyramid and waste, never 0 with a
- * waste) and the second (the stock's counts, 36 bits, with the verdict in its top two bits:
- * 1 won, 2 lost). Returns the verdict known (0: none); `put` stores one. */
+ * waste) and the second (the stock's counts spread to 4 bits a value, with the verdict in its
+ * top two bits: 1 won, 2 lost). The stacked game is monotone in the stock's counts (a stock
+ * card is only ever used up, and the game never asks for one to be gone), so a verdict counts
+ * beyond its own counts: won with these counts is won with more of every value, lost with
+ * these is lost with fewer. Slots are hashed by the first word alone, so that the entries of a
+ * pyramid and waste lie in one probe run. Returns the verdict known (0: none); `put` stores
+ * one. */
+#define SPREAD_GUARD 0x888888888888ULL
+static inline uint64_t spread_counts(uint64_t counts) {
+    uint64_t s = 0;
+    for (int v = 0; v < 12; v++) s |= ((counts >> (3 * v)) & 7) << (4 * v);
+    return s;
+}
+/* Every value of a at least its value in b (4-bit fields, each below 8). */
+static inline int counts_cover(uint64_t a, uint64_t b) {
+    return (((a | SPREAD_GUARD) - b) & SPREAD_GUARD) == SPREAD_GUARD;
+}
 static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
     if (put && (c->stack_used + 1) * 2 > c->stack_cap) {
         size_t ncap = c->stack_cap ? c->stack_cap * 2 : 1u << 12;
@@ -192,7 +207,7 @@ static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
         for (size_t i = 0; i < c->stack_cap; i++) {
             uint64_t a = c->stack_keys[2 * i], b = c->stack_keys[2 * i + 1];
             if (!a) continue;
-            size_t j = mix(a ^ (b << 20)) & (ncap - 1);
+            size_t j = mix(a) & (ncap - 1);
             while (nk[2 * j]) j = (j + 1) & (ncap - 1);
             nk[2 * j] = a;
             nk[2 * j + 1] = b;
@@ -202,18 +217,23 @@ static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
         c->stack_cap = ncap;
     }
     if (!c->stack_cap) return 0;
-    size_t j = mix(k1 ^ (k2 << 20)) & (c->stack_cap - 1);
-    for (uint64_t *slot = c->stack_keys + 2 * j; slot[0];
-         j = (j + 1) & (c->stack_cap - 1), slot = c->stack_keys + 2 * j) {
-        if (slot[0] == k1 && (slot[1] & ~(3ULL << 62)) == k2) {
-            if (put) slot[1] = k2 | ((uint64_t)put << 62);
-            return (int)(slot[1] >> 62);
+    size_t j = mix(k1) & (c->stack_cap - 1);
+    uint64_t *slot = c->stack_keys + 2 * j;
+    for (; slot[0]; j = (j + 1) & (c->stack_cap - 1), slot = c->stack_keys + 2 * j) {
+        if (slot[0] != k1) continue;
+        uint64_t e = slot[1] & ~(3ULL << 62);
+        int v = (int)(slot[1] >> 62);
+        if (put) {
+            if (e == k2) break;
+            continue;
         }
+        if (e == k2 || (v == 1 && counts_cover(k2, e)) || (v == 2 && counts_cover(e, k2)))
+            return v;
     }
     if (put) {
-        c->stack_keys[2 * j] = k1;
-        c->stack_keys[2 * j + 1] = k2 | ((uint64_t)put << 62);
-        c->stack_used++;
+        if (!slot[0]) c->stack_used++;
+        slot[0] = k1;
+        slot[1] = k2 | ((uint64_t)put << 62);
     }
     return 0;
 }
@@ -235,7 +255,7 @@ static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts) {
         break;
     }
     if (!waste) return relaxed_wins(c, pyr, counts);
-    uint64_t k1 = (uint64_t)pyr | ((uint64_t)waste << PYR), k2 = counts;
+    uint64_t k1 = (uint64_t)pyr | ((uint64_t)waste << PYR), k2 = spread_counts(counts);
     int known = stack_memo(c, k1, k2, 0);
     if (known) return known == 1;
     int wt = 31 - __builtin_clz(waste), vt = c->val[PYR + wt];
