@@ -111,6 +111,30 @@ static inline void set_put(Set *s, uint64_t k, uint8_t v) {
 
 static inline void set_add(Set *s, uint64_t k) { set_put(s, k, 0); }
 
+/* Add k to a set where set_slot(k) gave `at` at capacity `cap`: no second probe while the set
+ * has not grown since and the slot is still empty (keys are never removed, so the probe run up
+ * to it is unchanged). */
+static inline void set_add_at(Set *s, uint64_t k, size_t at, size_t cap) {
+    if (s->cap != cap || s->slots[at] || (s->used + 1) * 2 > s->cap) {
+        set_add(s, k);
+        return;
+    }
+    s->slots[at] = k;
+    s->used++;
+}
+
+/* A table of two words a slot, hashed by the first word alone (never 0 in a used slot): the
+ * verdicts of the relaxed and the stacked games, where a verdict sits beside its key, so that
+ * one cache line answers. A lookup leaves where its key would go (`at`, with the capacity it
+ * was found at): a store there needs no second probe while the table has not grown and the
+ * slot is still empty (entries are never removed, so the probe run up to it is unchanged). */
+typedef struct {
+    uint64_t *w;
+    size_t cap, used;
+} Memo;
+
+int memo_grow(Memo *m);
+
 /* ---- the deal, as tables ------------------------------------------------------------------ */
 
 typedef struct {
@@ -121,9 +145,8 @@ typedef struct {
     uint64_t of_value[14];           /* locations holding each value */
     uint32_t pyramid_kings;
     Set lost;                        /* decision search: positions visited, none won */
-    Set relaxed_won, relaxed_lost;   /* verdicts of the relaxed game */
-    uint64_t *stack_keys;            /* verdicts of the stacked game (see stack_memo) */
-    size_t stack_cap, stack_used;
+    Memo relaxed;                    /* verdicts of the relaxed game (see _prune.c) */
+    Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;

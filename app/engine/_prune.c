@@ -95,6 +95,31 @@ static inline uint64_t relaxed_key(uint32_t pyr, uint64_t counts) {
     return (uint64_t)pyr | (counts << PYR); /* 28 + 36 bits; never 0 while pyr is not empty */
 }
 
+/* Store (k1, k2) at `at`, where a lookup of it ended in a table of capacity `cap`; probes
+ * again only when the table has grown since or the slot was taken. Out of memory: forget. */
+static void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
+    if ((m->used + 1) * 2 > m->cap && !memo_grow(m)) return;
+    if (m->cap != cap || m->w[2 * at]) {
+        at = mix(k1) & (m->cap - 1);
+        while (m->w[2 * at]) at = (at + 1) & (m->cap - 1);
+    }
+    m->w[2 * at] = k1;
+    m->w[2 * at + 1] = k2;
+    m->used++;
+}
+
+/* The relaxed game's verdict of key (1 won, 2 lost, 0 unknown), and where it would go. */
+static inline int relaxed_find(const Ctx *c, uint64_t key, size_t *at, size_t *cap) {
+    const Memo *m = &c->relaxed;
+    *cap = m->cap;
+    if (!m->cap) return 0;
+    size_t j = mix(key) & (m->cap - 1);
+    for (; m->w[2 * j]; j = (j + 1) & (m->cap - 1))
+        if (m->w[2 * j] == key) return (int)m->w[2 * j + 1];
+    *at = j;
+    return 0;
+}
+
 static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     uint32_t fp;
     for (;;) {
@@ -105,8 +130,9 @@ static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
         pyr &= ~kings;
     }
     uint64_t key = relaxed_key(pyr, counts);
-    if (set_has(&c->relaxed_won, key)) return 1;
-    if (set_has(&c->relaxed_lost, key)) return 0;
+    size_t at = 0, cap;
+    int known = relaxed_find(c, key, &at, &cap);
+    if (known) return known == 1;
     for (uint32_t m = fp; m; m &= m - 1) {
         int a = __builtin_ctz(m), va = c->val[a];
         for (uint32_t r = m & (m - 1); r; r &= r - 1) {
@@ -125,10 +151,10 @@ static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
                 goto win;
         }
     }
-    set_add(&c->relaxed_lost, key);
+    memo_put(&c->relaxed, key, 2, at, cap);
     return 0;
 win:
-    set_add(&c->relaxed_won, key);
+    memo_put(&c->relaxed, key, 1, at, cap);
     return 1;
 }
 
@@ -187,8 +213,7 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
  * card is only ever used up, and the game never asks for one to be gone), so a verdict counts
  * beyond its own counts: won with these counts is won with more of every value, lost with
  * these is lost with fewer. Slots are hashed by the first word alone, so that the entries of a
- * pyramid and waste lie in one probe run. Returns the verdict known (0: none); `put` stores
- * one. */
+ * pyramid and waste lie in one probe run. Returns the verdict known (0: none). */
 #define SPREAD_GUARD 0x888888888888ULL
 static inline uint64_t spread_counts(uint64_t counts) {
     uint64_t s = 0;
@@ -199,42 +224,19 @@ static inline uint64_t spread_counts(uint64_t counts) {
 static inline int counts_cover(uint64_t a, uint64_t b) {
     return (((a | SPREAD_GUARD) - b) & SPREAD_GUARD) == SPREAD_GUARD;
 }
-static int stack_memo(Ctx *c, uint64_t k1, uint64_t k2, int put) {
-    if (put && (c->stack_used + 1) * 2 > c->stack_cap) {
-        size_t ncap = c->stack_cap ? c->stack_cap * 2 : 1u << 12;
-        uint64_t *nk = calloc(ncap * 2, sizeof(uint64_t));
-        if (!nk) return 0;
-        for (size_t i = 0; i < c->stack_cap; i++) {
-            uint64_t a = c->stack_keys[2 * i], b = c->stack_keys[2 * i + 1];
-            if (!a) continue;
-            size_t j = mix(a) & (ncap - 1);
-            while (nk[2 * j]) j = (j + 1) & (ncap - 1);
-            nk[2 * j] = a;
-            nk[2 * j + 1] = b;
-        }
-        free(c->stack_keys);
-        c->stack_keys = nk;
-        c->stack_cap = ncap;
-    }
-    if (!c->stack_cap) return 0;
-    size_t j = mix(k1) & (c->stack_cap - 1);
-    uint64_t *slot = c->stack_keys + 2 * j;
-    for (; slot[0]; j = (j + 1) & (c->stack_cap - 1), slot = c->stack_keys + 2 * j) {
-        if (slot[0] != k1) continue;
-        uint64_t e = slot[1] & ~(3ULL << 62);
-        int v = (int)(slot[1] >> 62);
-        if (put) {
-            if (e == k2) break;
-            continue;
-        }
+static int stacked_find(const Ctx *c, uint64_t k1, uint64_t k2, size_t *at, size_t *cap) {
+    const Memo *m = &c->stacked;
+    *cap = m->cap;
+    if (!m->cap) return 0;
+    size_t j = mix(k1) & (m->cap - 1);
+    for (; m->w[2 * j]; j = (j + 1) & (m->cap - 1)) {
+        if (m->w[2 * j] != k1) continue;
+        uint64_t e = m->w[2 * j + 1] & ~(3ULL << 62);
+        int v = (int)(m->w[2 * j + 1] >> 62);
         if (e == k2 || (v == 1 && counts_cover(k2, e)) || (v == 2 && counts_cover(e, k2)))
             return v;
     }
-    if (put) {
-        if (!slot[0]) c->stack_used++;
-        slot[0] = k1;
-        slot[1] = k2 | ((uint64_t)put << 62);
-    }
+    *at = j;
     return 0;
 }
 
@@ -256,7 +258,8 @@ static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts) {
     }
     if (!waste) return relaxed_wins(c, pyr, counts);
     uint64_t k1 = (uint64_t)pyr | ((uint64_t)waste << PYR), k2 = spread_counts(counts);
-    int known = stack_memo(c, k1, k2, 0);
+    size_t at = 0, cap;
+    int known = stacked_find(c, k1, k2, &at, &cap);
     if (known) return known == 1;
     int wt = 31 - __builtin_clz(waste), vt = c->val[PYR + wt];
     uint32_t below = waste & ~(1u << wt);
@@ -286,10 +289,10 @@ static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts) {
     uint64_t unit = count_unit(13 - vt);
     if (((counts / unit) & 7) && stacked_wins(c, pyr, below, counts - unit)) goto win;
 lost:
-    stack_memo(c, k1, k2, 2);
+    memo_put(&c->stacked, k1, k2 | 2ULL << 62, at, cap);
     return 0;
 win:
-    stack_memo(c, k1, k2, 1);
+    memo_put(&c->stacked, k1, k2 | 1ULL << 62, at, cap);
     return 1;
 }
 

@@ -69,8 +69,13 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         c->depth = base;
         return 0;
     }
-    uint64_t key = key_of(&p);
-    for (int q = p.pass; q >= 0; q--) { /* PASSES */
+    uint64_t key = key_of(&p), entry = with_context(key, ctx);
+    size_t at = set_slot(&c->lost, entry), cap = c->lost.cap; /* where its entry would go */
+    if (c->lost.slots[at] == entry || (ctx && set_has(&c->lost, key))) {
+        c->depth = base;
+        return 0;
+    }
+    for (int q = p.pass - 1; q >= 0; q--) { /* PASSES */
         uint64_t k = (key & ~KEY_PASS) | ((uint64_t)q << 58);
         if (set_has(&c->lost, k) || (ctx && set_has(&c->lost, with_context(k, ctx)))) {
             c->depth = base;
@@ -81,7 +86,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         c->depth = base;
         return 0;
     }
-    if (!c->passes) set_add(&c->lost, with_context(key, ctx)); /* entered */
+    if (!c->passes) set_add(&c->lost, entry); /* entered */
     for (int i = 0; i < n; i++) {
         Pos q = p;
         Step m = moves[i];
@@ -93,7 +98,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         if (c->aborted) return 0;
         c->depth--;
     }
-    if (c->passes) set_add(&c->lost, with_context(key, ctx)); /* a verdict */
+    if (c->passes) set_add_at(&c->lost, entry, at, cap); /* a verdict */
     c->depth = base;
     return 0;
 }

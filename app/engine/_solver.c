@@ -51,10 +51,9 @@ static void setup_tables(Ctx *c) {
 
 static void free_ctx(Ctx *c) {
     set_free(&c->lost);
-    set_free(&c->relaxed_won);
-    set_free(&c->relaxed_lost);
+    free(c->relaxed.w);
     set_free(&c->bound);
-    free(c->stack_keys);
+    free(c->stacked.w);
     free(c);
 }
 
@@ -134,8 +133,7 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     Ctx *c = load(&pyr_buf, &tal_buf, top, pass, passes, wholedeck, overlap, flags, limit, &p);
     if (!c) return NULL;
     uint64_t ignored = KEY_PASS | KEY_CONTEXT;
-    if (!set_init(&c->lost, 0, ignored) || !set_init(&c->relaxed_won, 0, 0)
-        || !set_init(&c->relaxed_lost, 0, 0) || !set_init(&c->bound, 1, ignored)) {
+    if (!set_init(&c->lost, 0, ignored) || !set_init(&c->bound, 1, ignored)) {
         free_ctx(c);
         return PyErr_NoMemory();
     }
