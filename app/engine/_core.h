@@ -4,6 +4,7 @@
  *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
+ *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
  *   _search.c  the decision search: can this position be won at all?
  *   _par.c     the par search: the fewest moves that win, proven minimal;
  *   _playout.c random playouts by the game's rules (for the difficulty measures).
@@ -46,7 +47,7 @@
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
- * in _prune.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
+ * in _prune.c, F_WORD in _word.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -54,6 +55,7 @@
 #define F_COMMUTE 16
 #define F_STACKED 32
 #define F_NESTED 64
+#define F_WORD 128
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -134,6 +136,7 @@ typedef struct {
 } Memo;
 
 int memo_grow(Memo *m);
+void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap);
 
 /* ---- the deal, as tables ------------------------------------------------------------------ */
 
@@ -147,6 +150,8 @@ typedef struct {
     Set lost;                        /* decision search: positions visited, none won */
     Memo relaxed;                    /* verdicts of the relaxed game (see _prune.c) */
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
+    Memo word;                       /* verdicts of the word game (see _word.c) */
+    uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -165,8 +170,9 @@ static inline uint64_t key_of(const Pos *p) {
            | ((uint64_t)p->pass << 58);
 }
 
-/* F_COMMUTE's contexts: how the move into a node changed the pyramid. */
-enum { CTX_FULL = 0, CTX_PYRAMID_SAME = 1, CTX_TOOK = 2 /* + the pyramid slot taken */ };
+/* F_COMMUTE's contexts: how the move into a node changed the pyramid, and whether it was a
+ * draw (see _search.c). */
+enum { CTX_FULL = 0, CTX_PYRAMID_SAME = 1, CTX_DRAWN = 3 };
 
 static inline uint64_t with_context(uint64_t key, int ctx) {
     return key | ((uint64_t)(ctx & 1) << 57) | ((uint64_t)(ctx >> 1) << 60);
@@ -175,15 +181,15 @@ static inline uint64_t with_context(uint64_t key, int ctx) {
 /* The pyramid before the move into a node, as far as F_COMMUTE needs it: the moves on
  * pyramid cards alone that were legal there are the ones the node skips (0: none). */
 static inline uint32_t context_pyramid(uint32_t pyr, int ctx) {
-    return ctx == CTX_FULL ? 0 : ctx == CTX_PYRAMID_SAME ? pyr : pyr | 1u << (ctx - CTX_TOOK);
+    return ctx == CTX_FULL ? 0 : pyr;
 }
 
-/* The context a move from a pyramid pyr_before to pyr_after leads to. (After a move that
- * took a pyramid card with a talon card the context could be CTX_TOOK + its slot; measured,
+/* The context a move m from a pyramid pyr_before to pyr_after leads to. (After a move that
+ * took a pyramid card with a talon card the context could also name the slot taken; measured,
  * that searched more nodes, not fewer: the same position reached by different moves is
  * searched once per context.) */
-static inline int context_after(uint32_t pyr_before, uint32_t pyr_after) {
-    return pyr_before == pyr_after ? CTX_PYRAMID_SAME : CTX_FULL;
+static inline int context_after(uint8_t op, uint32_t pyr_before, uint32_t pyr_after) {
+    return op == OP_DRAW ? CTX_DRAWN : pyr_before == pyr_after ? CTX_PYRAMID_SAME : CTX_FULL;
 }
 
 static inline uint64_t count_unit(int value) { return 1ULL << (3 * (value - 1)); }
@@ -277,13 +283,16 @@ static inline int can_recycle(const Ctx *c, const Pos *p) {
 }
 
 /* _moves.c */
-int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before);
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before, int drawn);
 int play_forced(Ctx *c, Pos *p, int talon_kings);
 /* _prune.c */
 int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
+int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts);
 int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
 int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
+/* _word.c */
+int word_lost(Ctx *c, const Pos *p);
 /* _search.c */
 int decide(Ctx *c, Pos p);
 /* _par.c */

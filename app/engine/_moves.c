@@ -101,9 +101,10 @@ int memo_grow(Memo *m) {
 /* The moves from p, in the order tried: Kings (only those `kings` asks for: the rest were
  * played already), pyramid pairs, overlap pairs, pyramid cards with a talon top, the two
  * talon tops, then a draw or a recycle. The moves on pyramid cards alone that were legal in
- * the pyramid `before` are left out (see F_COMMUTE in _search.c; 0 leaves out none).
- * `kings`: 0 none, 1 talon Kings only, 2 all. Returns how many. */
-int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before) {
+ * the pyramid `before` are left out, and with `drawn` (p was reached by a draw) the pairs of a
+ * pyramid card with the waste's top, the card just drawn (see F_COMMUTE in _search.c; 0 and 0
+ * leave out none). `kings`: 0 none, 1 talon Kings only, 2 all. Returns how many. */
+int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before, int drawn) {
     int n = 0;
     uint32_t fp = free_pyramid(p->pyr), fb = free_pyramid(before), hb = half_free(before);
     int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
@@ -135,7 +136,7 @@ int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before)
         int a = pl[i], va = c->val[a];
         if (st >= 0 && va + c->val[PYR + st] == 13)
             out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + st)};
-        if (wt >= 0 && va + c->val[PYR + wt] == 13)
+        if (wt >= 0 && !drawn && va + c->val[PYR + wt] == 13)
             out[n++] = (Step){OP_PAIR, (uint8_t)a, (uint8_t)(PYR + wt)};
     }
     if (st >= 0 && wt >= 0 && c->val[PYR + st] + c->val[PYR + wt] == 13)

@@ -194,7 +194,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
             return k;
         }
         if (is_last_pass(c, &p)) check = 1;
-        n = gen_moves(c, &p, moves, kings, context_pyramid(p.pyr, ctx));
+        n = gen_moves(c, &p, moves, kings, context_pyramid(p.pyr, ctx), 0);
         if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
             apply(c, &p, moves[0]);
             push(c, moves[0].op, 0, 0);
@@ -230,7 +230,8 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
         Step m = moves[i];
         apply(c, &q, m);
         push(c, m.op, m.a, m.b);
-        int next = (c->flags & F_COMMUTE) ? context_after(p.pyr, q.pyr) : CTX_FULL;
+        /* (The draw rule of F_COMMUTE is not used here: CTX_DRAWN never arises.) */
+        int next = (c->flags & F_COMMUTE) && p.pyr == q.pyr ? CTX_PYRAMID_SAME : CTX_FULL;
         int res = search(c, q, r - k - 1, m.op < OP_DRAW, relaxed, next);
         if (res == FOUND) return FOUND;
         c->depth = base + k;

@@ -71,7 +71,7 @@ int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left) {
         int over = game_over(c, &p);
         *left = goal_left(c, &p);
         if (over) return over > 0;
-        int n = gen_moves(c, &p, moves, 2, 0);
+        int n = gen_moves(c, &p, moves, 2, 0, 0);
         if (n == 0 || c->depth >= MAXPATH) return 0; /* neither happens: game_over saw it */
         Step m = moves[(int)(((splitmix64(rng) >> 32) * (uint64_t)n) >> 32)];
         apply(c, &p, m);

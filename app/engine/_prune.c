@@ -26,6 +26,7 @@
  *   does it). The pyramid only loses values, so this holds in every pass, not only the last.
  * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
  * F_STACKED: in the last pass, the stacked game (see stacked_wins) must still be winnable.
+ * (F_WORD, the word game, is in _word.c.)
  */
 #include "_core.h"
 
@@ -97,7 +98,7 @@ static inline uint64_t relaxed_key(uint32_t pyr, uint64_t counts) {
 
 /* Store (k1, k2) at `at`, where a lookup of it ended in a table of capacity `cap`; probes
  * again only when the table has grown since or the slot was taken. Out of memory: forget. */
-static void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
+void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
     if ((m->used + 1) * 2 > m->cap && !memo_grow(m)) return;
     if (m->cap != cap || m->w[2 * at]) {
         at = mix(k1) & (m->cap - 1);
@@ -120,7 +121,7 @@ static inline int relaxed_find(const Ctx *c, uint64_t key, size_t *at, size_t *c
     return 0;
 }
 
-static int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
+int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     uint32_t fp;
     for (;;) {
         if (!pyr) return 1;
@@ -182,11 +183,11 @@ int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed) {
 
 static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts);
 
-/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_STACKED)? */
+/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_WORD, F_STACKED)? */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
     uint32_t usable = p->rest;
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
-    return relaxed_lost(c, p, usable, relaxed) || stacked_lost(c, p, usable);
+    return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || stacked_lost(c, p, usable);
 }
 
 /* ---- the stacked game (F_STACKED) -------------------------------------------------------------

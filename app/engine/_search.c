@@ -26,6 +26,15 @@
  *   tried again. A node searched without its pyramid-only moves and not won proves only that
  *   no line of that form wins: its table entry says so and counts for nodes reached the same
  *   way; an entry of a fully searched node counts for both kinds.
+ *   The draw rule: a draw followed by a pair of a pyramid card X with the waste's top, the card
+ *   just drawn, ends where pairing X with the stock's top at once ends (the draw changed no
+ *   pyramid card, so X was free before it), one move sooner. So a winning line can also be
+ *   rewritten until no such pair directly follows a draw (each rewrite shortens it; with the
+ *   swaps above, the pair (line length, places of the pyramid-only moves) falls at each step,
+ *   so the rewriting ends), and a node reached by a draw (CTX_DRAWN) skips those pairs as well
+ *   as the pyramid-only moves. Its "lost" counts for nodes reached by a draw; an entry of a
+ *   node reached by another move that left the pyramid unchanged, which skips less, counts for
+ *   it too.
  *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
@@ -33,6 +42,14 @@
  * the verdict the parent already had.
  */
 #include "_core.h"
+
+/* Is the position of key known lost for a node of context ctx (not CTX_FULL) by an entry that
+ * skips fewer moves: a fully searched node's, or, for a node reached by a draw, one reached
+ * by another move that left the pyramid unchanged. */
+static inline int known_lost(const Ctx *c, uint64_t key, int ctx) {
+    return set_has(&c->lost, key)
+           || (ctx == CTX_DRAWN && set_has(&c->lost, with_context(key, CTX_PYRAMID_SAME)));
+}
 
 static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
     int base = c->depth;
@@ -53,14 +70,15 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         }
         if (won(c, &p)) return 1;
         if (is_last_pass(c, &p)) check = 1;
-        n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, context_pyramid(p.pyr, ctx));
+        n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, context_pyramid(p.pyr, ctx),
+                      ctx == CTX_DRAWN);
         /* A position whose only move is a draw (or a recycle, with a pass limit) is the same
          * as the next one: step through it here, without a node or a table entry. */
         if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
             apply(c, &p, moves[0]);
             push(c, moves[0].op, 0, 0);
             check = 0; /* the cards are the same (in the last pass the loop's top says 1) */
-            ctx = (c->flags & F_COMMUTE) ? CTX_PYRAMID_SAME : CTX_FULL;
+            ctx = (c->flags & F_COMMUTE) ? context_after(moves[0].op, p.pyr, p.pyr) : CTX_FULL;
             continue;
         }
         break;
@@ -71,13 +89,13 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
     }
     uint64_t key = key_of(&p), entry = with_context(key, ctx);
     size_t at = set_slot(&c->lost, entry), cap = c->lost.cap; /* where its entry would go */
-    if (c->lost.slots[at] == entry || (ctx && set_has(&c->lost, key))) {
+    if (c->lost.slots[at] == entry || (ctx && known_lost(c, key, ctx))) {
         c->depth = base;
         return 0;
     }
     for (int q = p.pass - 1; q >= 0; q--) { /* PASSES */
         uint64_t k = (key & ~KEY_PASS) | ((uint64_t)q << 58);
-        if (set_has(&c->lost, k) || (ctx && set_has(&c->lost, with_context(k, ctx)))) {
+        if (set_has(&c->lost, with_context(k, ctx)) || (ctx && known_lost(c, k, ctx))) {
             c->depth = base;
             return 0;
         }
@@ -92,7 +110,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         Step m = moves[i];
         apply(c, &q, m);
         push(c, m.op, m.a, m.b);
-        int next = (c->flags & F_COMMUTE) ? context_after(p.pyr, q.pyr) : CTX_FULL;
+        int next = (c->flags & F_COMMUTE) ? context_after(m.op, p.pyr, q.pyr) : CTX_FULL;
         if (dfs(c, q, m.op < OP_DRAW, relaxed, next))
             return 1;
         if (c->aborted) return 0;

@@ -54,6 +54,8 @@ static void free_ctx(Ctx *c) {
     free(c->relaxed.w);
     set_free(&c->bound);
     free(c->stacked.w);
+    free(c->word.w);
+    free(c->word_seen);
     free(c);
 }
 
