@@ -5,6 +5,7 @@
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
+ *   _apex.c    the apex test: how the last pyramid card can go, in the last pass;
  *   _search.c  the decision search: can this position be won at all?
  *   _par.c     the par search: the fewest moves that win, proven minimal;
  *   _playout.c random playouts by the game's rules (for the difficulty measures).
@@ -47,7 +48,7 @@
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
- * in _prune.c, F_WORD in _word.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
+ * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -56,6 +57,7 @@
 #define F_STACKED 32
 #define F_NESTED 64
 #define F_WORD 128
+#define F_APEX 256
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -140,6 +142,15 @@ void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap);
 
 /* ---- the deal, as tables ------------------------------------------------------------------ */
 
+/* The 1,430 shapes a pyramid can have, indexed per deal by the imbalance of their cards (see
+ * _apex.c): chains of shapes per hash bucket. */
+#define NSHAPES 1430
+#define SHAPE_BUCKETS 2048
+typedef struct {
+    int16_t head[SHAPE_BUCKETS], next[NSHAPES];
+    uint32_t key[NSHAPES];
+} ShapeIndex;
+
 typedef struct {
     int wholedeck, passes, overlap, n, flags;
     uint8_t val[NLOC];               /* value of the card at each location (0: none) */
@@ -152,6 +163,8 @@ typedef struct {
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Memo word;                       /* verdicts of the word game (see _word.c) */
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
+    Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
+    ShapeIndex *shapes;              /* made when the apex test is first asked */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -293,6 +306,9 @@ int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _word.c */
 int word_lost(Ctx *c, const Pos *p);
+/* _apex.c */
+void apex_init(void);
+int apex_lost(Ctx *c, const Pos *p);
 /* _search.c */
 int decide(Ctx *c, Pos p);
 /* _par.c */

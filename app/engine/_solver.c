@@ -56,6 +56,8 @@ static void free_ctx(Ctx *c) {
     free(c->stacked.w);
     free(c->word.w);
     free(c->word_seen);
+    free(c->apex.w);
+    free(c->shapes);
     free(c);
 }
 
@@ -226,4 +228,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver",
                                     "The solver's searches, in C.", -1, methods};
 
-PyMODINIT_FUNC PyInit__solver(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__solver(void) {
+    apex_init(); /* the pyramid's shapes, once, before any search can run on another thread */
+    return PyModule_Create(&module);
+}

@@ -1,10 +1,11 @@
 """The solver: can this position still be won, and how?
 
 ``solve`` runs an exhaustive depth-first search (in C: ``_core.h`` gives the position encoding,
-and each of ``_moves.c``, ``_prune.c``, ``_word.c``, ``_search.c``, ``_par.c`` argues for the
-pruning it does) from a game's current position and answers winnable with a winning line that
-replays through ``Game.play``, or not winnable, proven by having searched everything. A node
-limit turns "too long" into "unknown"; with the default (no limit) every deal is decided.
+and each of ``_moves.c``, ``_prune.c``, ``_word.c``, ``_apex.c``, ``_search.c``, ``_par.c``
+argues for the pruning it does) from a game's current position and answers winnable with a
+winning line that replays through ``Game.play``, or not winnable, proven by having searched
+everything. A node limit turns "too long" into "unknown"; with the default (no limit) every deal
+is decided.
 
 ``solve(shortest=True)`` and ``par`` answer with a shortest winning line instead (a move is
 what ``Game.moves`` counts: a removal, a draw or a recycle), found by iterative deepening A*
@@ -38,7 +39,9 @@ COMMUTE = 16
 STACKED = 32
 NESTED = 64
 WORD = 128
-ALL_PRUNING = KINGS | FORCED_PAIRS | DEAD_ENDS | RELAXED | COMMUTE | STACKED | NESTED | WORD
+APEX = 256
+ALL_PRUNING = (KINGS | FORCED_PAIRS | DEAD_ENDS | RELAXED | COMMUTE | STACKED | NESTED | WORD
+               | APEX)
 NO_PRUNING = 0
 
 HINT_NODE_LIMIT = 2_000_000

@@ -13,6 +13,7 @@ import pytest
 from app.engine import Deal, Game, Move
 from app.engine.solver import (
     ALL_PRUNING,
+    APEX,
     COMMUTE,
     DEAD_ENDS,
     FORCED_PAIRS,
@@ -77,7 +78,7 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
 
 
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
-    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD]
+    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX]
     for goal, passes in VARIANTS:
         for number in range(1, 5):
             game = Game(Deal.from_number(number), goal, passes)
@@ -123,7 +124,7 @@ def test_a_finished_game_needs_no_search():
 
 
 def test_a_node_limit_turns_a_long_search_into_unknown():
-    game = Game(Deal.from_number(534), "standard", 1)  # needs some 700,000 nodes
+    game = Game(Deal.from_number(1830), "standard", 1)  # needs some 34,000 nodes
     limited = solve(game, node_limit=50)
     assert limited.verdict is Verdict.UNKNOWN and limited.winnable is None
     assert limited.moves is None and limited.nodes <= 51

@@ -1,0 +1,164 @@
+/*
+ * The apex test (F_APEX), for the last pass: a test of how the last pyramid card can go. Sound
+ * for the decision search and the par search alike: it only ever says "lost" of a position
+ * from which no line wins.
+ *
+ * Every pyramid card covers the apex, so (without overlap pairs) none can go with it, and it is
+ * free only once all the others are gone: a winning line removes it last of the pyramid (a
+ * King alone, else) together with a talon card t that makes 13 with it, the stock's or the
+ * waste's top then. Take such a line in the last pass, and t in the stock now. Until t leaves
+ * the stock, the pyramid can use the waste's cards and the stock's cards before t (the
+ * phase-1 cards, C1). If t then goes with the apex from the stock's top, that was all. Else t
+ * is drawn and stays on the waste until the apex takes it: from then on the cards under t are
+ * out of reach for good, and each stock card turned up after t (a prefix of the stock after t,
+ * up to where the drawing stopped) is removed before the apex goes, so that t is the top again:
+ * with a pyramid card (D) or with another of them (as waste top and stock top; never with t,
+ * the apex's, nor with a card under t). So with P1 the pyramid when t left the stock:
+ *   - P minus P1 went in phase 1 with pairs inside it and cards of C1: the relaxed game (see
+ *     _prune.c) of P - P1 with C1's counts is won;
+ *   - P1 without the apex went in phase 2 with pairs inside it and the cards of D, and the
+ *     prefix without D went in pairs among themselves: so per pair of values {v, 13 - v} the
+ *     prefix holds as many more cards of v than of 13 - v as P1 without the apex holds fewer
+ *     (each pyramid card that takes a talon card takes one of the complementary value, and
+ *     the rest pair off), and the relaxed game of P1 without the apex with the prefix's counts
+ *     is won (it may use D; it does not matter that it uses no more: the balance of what it
+ *     leaves does not depend on how many pairs it makes inside the pyramid).
+ * With t in the waste now there is no phase 1 (P1 is the pyramid now, C1 is empty) and the
+ * prefix starts with the waste's cards above t, all of which must go. Every part holds in the
+ * whole-deck game too, up to the apex's removal. A position is lost when no t, no prefix and no
+ * P1 do all that.
+ *
+ * P1 is one of the shapes the pyramid can have: sets of slots that hold a card whenever a slot
+ * covering it does, 1,430 of them (SHAPES, made once when the module loads). Per deal they are
+ * indexed by their imbalance (per pair of values, the cards of v less those of 13 - v; about
+ * three shapes share one), so a prefix's balance names the few P1 to try: a shape inside the
+ * pyramid now, whose two relaxed games are won. Of the prefixes with the same balance only the
+ * longest counts (the relaxed game is monotone in its cards). The verdict for each t is kept for
+ * the solve: it depends on the pyramid and the talon, and on where the waste ends only when t
+ * is in the waste (so a draw asks again only then).
+ */
+#include "_core.h"
+
+static uint32_t SHAPES[NSHAPES];
+static int shapes_made;
+
+/* Every shape, slot by slot from the last: a slot may be empty only when both slots covering
+ * it are. */
+static void make_shapes(int slot, uint32_t present) {
+    if (slot < 0) {
+        SHAPES[shapes_made++] = present;
+        return;
+    }
+    make_shapes(slot - 1, present | 1u << slot);
+    int row = 0;
+    while ((row + 1) * (row + 2) / 2 <= slot) row++;
+    if (row == 6 || !(present >> (slot + row + 1) & 3)) make_shapes(slot - 1, present);
+}
+
+void apex_init(void) {
+    if (!shapes_made) make_shapes(PYR - 1, 0);
+}
+
+/* The imbalance of a set of pyramid cards (see the header), 5 bits a pair, offset by 16. */
+static inline uint32_t imbalance(const Ctx *c, uint32_t cards) {
+    uint32_t k = 0;
+    for (int v = 1; v <= 6; v++) {
+        int d = __builtin_popcount(cards & (uint32_t)c->of_value[v])
+                - __builtin_popcount(cards & (uint32_t)c->of_value[13 - v]);
+        k |= (uint32_t)(d + 16) << (5 * (v - 1));
+    }
+    return k;
+}
+
+/* The shapes that hold the apex, chained by the imbalance of the rest of their cards. */
+static int index_shapes(Ctx *c) {
+    ShapeIndex *x = malloc(sizeof(ShapeIndex));
+    if (!x) return 0;
+    for (int b = 0; b < SHAPE_BUCKETS; b++) x->head[b] = -1;
+    for (int i = 0; i < shapes_made; i++) {
+        uint32_t s = SHAPES[i];
+        x->next[i] = -1;
+        if (!(s & 1)) continue;
+        x->key[i] = imbalance(c, s & ~1u);
+        int b = (int)(mix(x->key[i]) & (SHAPE_BUCKETS - 1));
+        x->next[i] = x->head[b];
+        x->head[b] = (int16_t)i;
+    }
+    c->shapes = x;
+    return 1;
+}
+
+/* Is there a P1 of imbalance `key`, inside pyr, with P1 less the apex won by the relaxed game
+ * with `counts` and pyr less P1 with c1's? */
+static int phased(Ctx *c, uint32_t pyr, uint64_t c1, uint32_t key, uint64_t counts) {
+    const ShapeIndex *x = c->shapes;
+    for (int i = x->head[mix(key) & (SHAPE_BUCKETS - 1)]; i >= 0; i = x->next[i]) {
+        uint32_t p1 = SHAPES[i];
+        if (x->key[i] != key || (p1 & ~pyr)) continue;
+        if (relaxed_wins(c, p1 & ~1u, counts) && (p1 == pyr || relaxed_wins(c, pyr & ~p1, c1)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Can the apex still go with the talon card at index t (see the header)? */
+static int partner_can(Ctx *c, const Pos *p, int t) {
+    uint64_t c1 = 0, counts = 0, stop_counts[MAXTALON + 1];
+    uint32_t stop_keys[MAXTALON + 1];
+    int balance[7] = {0}, stops = 0;
+    if (t >= p->top) { /* t in the stock: the cards before it are phase 1's */
+        for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) {
+            int v = c->val[PYR + __builtin_ctz(m)];
+            if (v != 13) c1 += count_unit(v);
+        }
+    }
+    for (uint32_t m = p->rest & ~((2u << t) - 1);; m &= m - 1) { /* the prefixes after t */
+        int i = m ? __builtin_ctz(m) : c->n;
+        if (i >= p->top) { /* every waste card above t is in: the drawing may stop here */
+            uint32_t k = 0; /* the imbalance P1 without the apex must have: the prefix's, negated */
+            for (int v = 1; v <= 6; v++) k |= (uint32_t)(16 - balance[v]) << (5 * (v - 1));
+            stop_keys[stops] = k;
+            stop_counts[stops++] = counts;
+        }
+        if (!m) break;
+        int v = c->val[PYR + i];
+        if (v == 13) continue; /* a King goes alone */
+        counts += count_unit(v);
+        if (v <= 6) balance[v]++;
+        else balance[13 - v]--;
+    }
+    for (int s = stops - 1; s >= 0; s--) { /* the longest prefix of each imbalance */
+        int longer = 0;
+        for (int r = s + 1; r < stops && !longer; r++) longer = stop_keys[r] == stop_keys[s];
+        if (!longer && phased(c, p->pyr, c1, stop_keys[s], stop_counts[s])) return 1;
+    }
+    return 0;
+}
+
+int apex_lost(Ctx *c, const Pos *p) {
+    if (!(c->flags & F_APEX) || c->overlap || !is_last_pass(c, p) || !(p->pyr & 1)
+        || c->val[0] == 13 || !shapes_made)
+        return 0;
+    if (!c->shapes && !index_shapes(c)) return 0;
+    uint32_t partners = p->rest & (uint32_t)(c->of_value[13 - c->val[0]] >> PYR);
+    for (; partners; partners &= partners - 1) {
+        int t = __builtin_ctz(partners), in_waste = t < p->top;
+        uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR | (uint64_t)t << 52
+                       | (uint64_t)in_waste << 57 | (uint64_t)(in_waste ? p->top : 0) << 58;
+        Memo *known = &c->apex;
+        size_t at = 0, cap = known->cap;
+        int verdict = 0;
+        if (cap) {
+            size_t j = mix(key) & (cap - 1);
+            for (; known->w[2 * j] && !verdict; j = (j + 1) & (cap - 1))
+                if (known->w[2 * j] == key) verdict = (int)known->w[2 * j + 1];
+            at = j;
+        }
+        if (!verdict) {
+            verdict = partner_can(c, p, t) ? 1 : 2;
+            memo_put(known, key, (uint64_t)verdict, at, cap);
+        }
+        if (verdict == 1) return 0;
+    }
+    return 1;
+}
