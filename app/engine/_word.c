@@ -26,7 +26,10 @@
  * The search walks the word once: each card is either put into D (only while some pyramid card
  * could take it) or kept (cancelled with the stack's top when they make 13, else pushed); at
  * the end, with an empty stack and D of the right shape, it asks the relaxed game (whose
- * verdicts are kept for the whole solve). States that failed (place in the word, the stack as
+ * verdicts are kept for the whole solve). The stack's cards leave top first, each with a card
+ * still to come, so the partners they need must come in that order: a state where they do not
+ * is dropped at once (without this, a deal could spend seconds in states that all end stuck:
+ * deal 54092, whole deck). States that failed (place in the word, the stack as
  * a set of places, D so far) are kept for the call in a table reused from call to call (a
  * stamp tells this call's entries); a call that visits more than WORD_BUDGET states says
  * "not lost", which is always sound. Verdicts are kept per pyramid and talon for the solve.
@@ -45,7 +48,7 @@ typedef struct {
     uint32_t pyr;
     int m;                          /* the word: the talon cards other than Kings, in order */
     uint8_t w[MAXTALON];
-    uint16_t later[MAXTALON + 1];   /* the values in w[i..m) */
+    uint8_t next[MAXTALON + 1][14];  /* the first place >= i holding each value (m: none) */
     int p[14];                      /* the pyramid's cards of each value */
     int d[14];                      /* D so far, per value */
     long budget;
@@ -83,7 +86,11 @@ static int reduces(Word *x, int i, uint32_t stack, int top) {
         for (int v = 1; v <= 12; v++) counts += (uint64_t)x->d[v] * count_unit(v);
         return relaxed_wins(x->c, x->pyr, counts);
     }
-    if (top && !(x->later[i] >> (13 - top) & 1)) return 0; /* nothing left can take the top */
+    int at = i; /* the stack's cards go top first, each with a later card: those, in order */
+    for (uint32_t left = stack; left; left &= ~(1u << (31 - __builtin_clz(left)))) {
+        at = x->next[at][13 - x->w[31 - __builtin_clz(left)]];
+        if (at++ >= x->m) return 0;
+    }
     if (--x->budget < 0) return 1;
     uint64_t state = (uint64_t)i | (uint64_t)stack << 5;
     for (int v = 1; v <= 6; v++) state |= (uint64_t)x->d[v] << (29 + 3 * (v - 1));
@@ -130,7 +137,11 @@ int word_lost(Ctx *c, const Pos *p) {
         int v = c->val[PYR + __builtin_ctz(m)];
         if (v != 13) x.w[x.m++] = (uint8_t)v;
     }
-    for (int i = x.m - 1; i >= 0; i--) x.later[i] = x.later[i + 1] | (uint16_t)(1u << x.w[i]);
+    memset(x.next[x.m], x.m, sizeof x.next[x.m]);
+    for (int i = x.m - 1; i >= 0; i--) {
+        memcpy(x.next[i], x.next[i + 1], sizeof x.next[i]);
+        x.next[i][x.w[i]] = (uint8_t)i;
+    }
     int lost = !reduces(&x, 0, 0, 0);
     memo_put(&c->word, key, lost ? 2 : 1, at, cap);
     return lost;

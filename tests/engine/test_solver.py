@@ -209,7 +209,7 @@ def test_solves_run_in_threads_while_python_keeps_running():
     import threading
     import time
 
-    long_game = Game(Deal.from_number(255), "wholedeck", 3)  # about a second, 3 million nodes
+    long_game = Game(Deal.from_number(19908), "standard", 2)  # most of a second, a million nodes
     short_game = Game(Deal.from_number(617), "wholedeck", 3)  # a millisecond
     expected_long, expected_short = solve(long_game), solve(short_game)
     done = threading.Event()
