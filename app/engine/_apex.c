@@ -25,8 +25,14 @@
  *     leaves does not depend on how many pairs it makes inside the pyramid).
  * With t in the waste now there is no phase 1 (P1 is the pyramid now, C1 is empty) and the
  * prefix starts with the waste's cards above t, all of which must go. Every part holds in the
- * whole-deck game too, up to the apex's removal. A position is lost when no t, no prefix and no
- * P1 do all that.
+ * whole-deck game too, up to the apex's removal, and there more is asked: when the apex goes
+ * the pyramid is gone, yet every talon card left must still go, as waste top and stock top:
+ * the cards before t that phase 1 did not take (by then all in the waste, under t) and the
+ * stock after the stop. The cards before t that phase 1 took, D1, cleared P - P1 (with pairs
+ * inside it), so the cards before t less D1, then the stock after the stop, reduce as a word:
+ * the word game's search (_word.c) with P - P1 as its pyramid, where only cards before t may go
+ * into D (none when t is in the waste: those are under it all along) and two cards in the waste
+ * now never cancel. A position is lost when no t, no prefix and no P1 do all that.
  *
  * P1 is one of the shapes the pyramid can have: sets of slots that hold a card whenever a slot
  * covering it does, 1,430 of them (SHAPES, made once when the module loads). Per deal they are
@@ -35,7 +41,8 @@
  * pyramid now, whose two relaxed games are won. Of the prefixes with the same balance only the
  * longest counts (the relaxed game is monotone in its cards). The verdict for each t is kept for
  * the solve: it depends on the pyramid and the talon, and on where the waste ends only when t
- * is in the waste (so a draw asks again only then).
+ * is in the waste or the goal is the whole deck (its word keeps the waste's cards apart), so
+ * in the standard game a draw asks again only then.
  */
 #include "_core.h"
 
@@ -88,37 +95,81 @@ static int index_shapes(Ctx *c) {
     return 1;
 }
 
-/* Is there a P1 of imbalance `key`, inside pyr, with P1 less the apex won by the relaxed game
- * with `counts` and pyr less P1 with c1's? */
-static int phased(Ctx *c, uint32_t pyr, uint64_t c1, uint32_t key, uint64_t counts) {
+/* The talon left when the apex goes, in the whole-deck game (see the header): the cards before
+ * t still there, then the stock after the stop. */
+typedef struct {
+    uint8_t w[MAXTALON];
+    int m, waste, takes; /* w[0..waste) in the waste now; w[0..takes) may go with the pyramid */
+} Left;
+
+/* The stops after t, from the first the drawing may end at to the end of the stock: for each,
+ * the imbalance P1 without the apex must have (the prefix's, negated: see the header), the
+ * prefix's counts, and the place the stock goes on from. */
+typedef struct {
+    int n;
+    uint32_t key[MAXTALON + 1];
+    uint64_t counts[MAXTALON + 1];
+    int at[MAXTALON + 1];
+} Stops;
+
+/* In the whole-deck game, with the pyramid less P1 (`r1`) gone in phase 1: can the cards
+ * before t, then the stock from talon place `at` on, go as a word? */
+static int clears(Ctx *c, const Pos *p, int t, uint32_t r1, Left *left, int before, int at) {
+    left->m = before;
+    for (uint32_t m = p->rest & ~((1u << at) - 1) & ~((2u << t) - 1); m; m &= m - 1) {
+        int v = c->val[PYR + __builtin_ctz(m)];
+        if (v != 13) left->w[left->m++] = (uint8_t)v;
+    }
+    return word_reduces(c, r1, left->w, left->m, left->waste, left->takes);
+}
+
+/* Is there a P1 inside pyr with the imbalance of stop s, with P1 less the apex won by the
+ * relaxed game with the prefix's counts and pyr less P1 with c1's? In the whole-deck game the
+ * talon left must go too, for s or for a shorter stop of the same imbalance (the relaxed game
+ * is monotone in its cards: once it loses with a stop's prefix it loses with the shorter). */
+static int phased(Ctx *c, const Pos *p, int t, uint64_t c1, const Stops *stops, int s,
+                  Left *left, int before) {
     const ShapeIndex *x = c->shapes;
+    uint32_t key = stops->key[s], pyr = p->pyr;
     for (int i = x->head[mix(key) & (SHAPE_BUCKETS - 1)]; i >= 0; i = x->next[i]) {
         uint32_t p1 = SHAPES[i];
         if (x->key[i] != key || (p1 & ~pyr)) continue;
-        if (relaxed_wins(c, p1 & ~1u, counts) && (p1 == pyr || relaxed_wins(c, pyr & ~p1, c1)))
-            return 1;
+        if (!relaxed_wins(c, p1 & ~1u, stops->counts[s])
+            || (p1 != pyr && !relaxed_wins(c, pyr & ~p1, c1)))
+            continue;
+        if (!c->wholedeck) return 1;
+        for (int r = s; r >= 0; r--) {
+            if (stops->key[r] != key) continue;
+            if (r < s && !relaxed_wins(c, p1 & ~1u, stops->counts[r])) break;
+            if (clears(c, p, t, pyr & ~p1, left, before, stops->at[r])) return 1;
+        }
     }
     return 0;
 }
 
 /* Can the apex still go with the talon card at index t (see the header)? */
 static int partner_can(Ctx *c, const Pos *p, int t) {
-    uint64_t c1 = 0, counts = 0, stop_counts[MAXTALON + 1];
-    uint32_t stop_keys[MAXTALON + 1];
-    int balance[7] = {0}, stops = 0;
-    if (t >= p->top) { /* t in the stock: the cards before it are phase 1's */
-        for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) {
-            int v = c->val[PYR + __builtin_ctz(m)];
-            if (v != 13) c1 += count_unit(v);
-        }
+    uint64_t c1 = 0, counts = 0;
+    int balance[7] = {0};
+    Stops stops = {.n = 0};
+    Left left = {.m = 0};
+    for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) { /* the cards before t */
+        int i = __builtin_ctz(m), v = c->val[PYR + i];
+        if (v == 13) continue;
+        if (t >= p->top) c1 += count_unit(v); /* t in the stock: phase 1's cards */
+        if (i < p->top) left.waste++;
+        left.w[left.m++] = (uint8_t)v;
     }
+    int before = left.m;
+    left.takes = t >= p->top ? before : 0; /* under t in the waste, nothing goes in phase 1 */
     for (uint32_t m = p->rest & ~((2u << t) - 1);; m &= m - 1) { /* the prefixes after t */
         int i = m ? __builtin_ctz(m) : c->n;
         if (i >= p->top) { /* every waste card above t is in: the drawing may stop here */
-            uint32_t k = 0; /* the imbalance P1 without the apex must have: the prefix's, negated */
+            uint32_t k = 0;
             for (int v = 1; v <= 6; v++) k |= (uint32_t)(16 - balance[v]) << (5 * (v - 1));
-            stop_keys[stops] = k;
-            stop_counts[stops++] = counts;
+            stops.key[stops.n] = k;
+            stops.at[stops.n] = i;
+            stops.counts[stops.n++] = counts;
         }
         if (!m) break;
         int v = c->val[PYR + i];
@@ -127,10 +178,10 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
         if (v <= 6) balance[v]++;
         else balance[13 - v]--;
     }
-    for (int s = stops - 1; s >= 0; s--) { /* the longest prefix of each imbalance */
+    for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
         int longer = 0;
-        for (int r = s + 1; r < stops && !longer; r++) longer = stop_keys[r] == stop_keys[s];
-        if (!longer && phased(c, p->pyr, c1, stop_keys[s], stop_counts[s])) return 1;
+        for (int r = s + 1; r < stops.n && !longer; r++) longer = stops.key[r] == stops.key[s];
+        if (!longer && phased(c, p, t, c1, &stops, s, &left, before)) return 1;
     }
     return 0;
 }
@@ -144,7 +195,8 @@ int apex_lost(Ctx *c, const Pos *p) {
     for (; partners; partners &= partners - 1) {
         int t = __builtin_ctz(partners), in_waste = t < p->top;
         uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR | (uint64_t)t << 52
-                       | (uint64_t)in_waste << 57 | (uint64_t)(in_waste ? p->top : 0) << 58;
+                       | (uint64_t)in_waste << 57
+                       | (uint64_t)(in_waste || c->wholedeck ? p->top : 0) << 58;
         Memo *known = &c->apex;
         size_t at = 0, cap = known->cap;
         int verdict = 0;

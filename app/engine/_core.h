@@ -305,6 +305,7 @@ int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
 int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _word.c */
+int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int takes);
 int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
 void apex_init(void);

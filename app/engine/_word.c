@@ -36,6 +36,7 @@
  *
  * Measured (docs/solver.md): in the last pass the stacked game already prunes most of what
  * this would, and asking both cost more than it saved, so it is asked only before the last.
+ * The apex test (_apex.c) runs the same search on the talon left when the apex goes.
  */
 #include "_core.h"
 
@@ -46,8 +47,11 @@
 typedef struct {
     Ctx *c;
     uint32_t pyr;
-    int m;                          /* the word: the talon cards other than Kings, in order */
-    uint8_t w[MAXTALON];
+    int m;                          /* the word: talon cards other than Kings, in talon order */
+    int waste;                      /* w[0..waste): waste cards of the last pass, which never
+                                       go with each other */
+    int takes;                      /* only w[0..takes) may go into D */
+    const uint8_t *w;
     uint8_t next[MAXTALON + 1][14];  /* the first place >= i holding each value (m: none) */
     int p[14];                      /* the pyramid's cards of each value */
     int d[14];                      /* D so far, per value */
@@ -96,13 +100,13 @@ static int reduces(Word *x, int i, uint32_t stack, int top) {
     for (int v = 1; v <= 6; v++) state |= (uint64_t)x->d[v] << (29 + 3 * (v - 1));
     if (seen(x->c, state)) return 0;
     int v = x->w[i];
-    if (x->d[v] < x->p[13 - v]) { /* into D */
+    if (i < x->takes && x->d[v] < x->p[13 - v]) { /* into D */
         x->d[v]++;
         int r = reduces(x, i + 1, stack, top);
         x->d[v]--;
         if (r) return 1;
     }
-    if (top + v == 13) { /* kept, cancelling the top */
+    if (top + v == 13 && i >= x->waste) { /* kept, cancelling the top */
         uint32_t below = stack & ~(1u << (31 - __builtin_clz(stack)));
         if (reduces(x, i + 1, below, below ? x->w[31 - __builtin_clz(below)] : 0)) return 1;
     } else if (reduces(x, i + 1, stack | 1u << i, v)) { /* kept, pushed */
@@ -110,6 +114,26 @@ static int reduces(Word *x, int i, uint32_t stack, int top) {
     }
     failed(x->c, state);
     return 0;
+}
+
+int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int takes) {
+    if (!c->word_seen) {
+        c->word_seen = calloc(WORD_SEEN, sizeof(uint64_t));
+        if (!c->word_seen) return 1;
+    }
+    if (++c->word_stamp >> (64 - STATE_BITS)) { /* the stamps ran out: start the table again */
+        memset(c->word_seen, 0, WORD_SEEN * sizeof(uint64_t));
+        c->word_stamp = 1;
+    }
+    Word x = {.c = c, .pyr = pyr, .m = m, .waste = waste, .takes = takes, .w = w,
+              .budget = WORD_BUDGET};
+    for (uint32_t b = pyr; b; b &= b - 1) x.p[c->val[__builtin_ctz(b)]]++;
+    memset(x.next[m], m, sizeof x.next[m]);
+    for (int i = m - 1; i >= 0; i--) {
+        memcpy(x.next[i], x.next[i + 1], sizeof x.next[i]);
+        x.next[i][w[i]] = (uint8_t)i;
+    }
+    return reduces(&x, 0, 0, 0);
 }
 
 int word_lost(Ctx *c, const Pos *p) {
@@ -123,26 +147,13 @@ int word_lost(Ctx *c, const Pos *p) {
             if (known->w[2 * j] == key) return known->w[2 * j + 1] == 2;
         at = j;
     }
-    if (!c->word_seen) {
-        c->word_seen = calloc(WORD_SEEN, sizeof(uint64_t));
-        if (!c->word_seen) return 0;
+    uint8_t w[MAXTALON];
+    int m = 0;
+    for (uint32_t b = p->rest; b; b &= b - 1) {
+        int v = c->val[PYR + __builtin_ctz(b)];
+        if (v != 13) w[m++] = (uint8_t)v;
     }
-    if (++c->word_stamp >> (64 - STATE_BITS)) { /* the stamps ran out: start the table again */
-        memset(c->word_seen, 0, WORD_SEEN * sizeof(uint64_t));
-        c->word_stamp = 1;
-    }
-    Word x = {.c = c, .pyr = p->pyr, .budget = WORD_BUDGET};
-    for (uint32_t m = p->pyr; m; m &= m - 1) x.p[c->val[__builtin_ctz(m)]]++;
-    for (uint32_t m = p->rest; m; m &= m - 1) {
-        int v = c->val[PYR + __builtin_ctz(m)];
-        if (v != 13) x.w[x.m++] = (uint8_t)v;
-    }
-    memset(x.next[x.m], x.m, sizeof x.next[x.m]);
-    for (int i = x.m - 1; i >= 0; i--) {
-        memcpy(x.next[i], x.next[i + 1], sizeof x.next[i]);
-        x.next[i][x.w[i]] = (uint8_t)i;
-    }
-    int lost = !reduces(&x, 0, 0, 0);
+    int lost = !word_reduces(c, p->pyr, w, m, 0, m);
     memo_put(&c->word, key, lost ? 2 : 1, at, cap);
     return lost;
 }

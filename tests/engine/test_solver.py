@@ -90,6 +90,18 @@ def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
                     assert wins(game, solution.moves)
 
 
+@pytest.mark.parametrize("number", [98019, 7953])
+def test_a_whole_deck_verdict_once_lost_to_a_cached_apex_test(number: int):
+    """The apex test's verdict for a whole-deck position was once kept without where the waste
+    ends, though its word keeps the waste's cards apart: a verdict made with more cards in the
+    waste was reused with fewer, and these winnable deals (two passes) came out lost."""
+    game = Game(Deal.from_number(number), "wholedeck", 2)
+    solution = solve(game)
+    assert solution.winnable is True
+    assert solve(game, pruning=NO_PRUNING).winnable is True
+    assert wins(game, solution.moves)
+
+
 @pytest.mark.parametrize(("goal", "passes"), VARIANTS)
 def test_c_search_agrees_with_the_python_reference_mid_game(goal: str, passes: int):
     seen = set()
