@@ -48,7 +48,8 @@
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
- * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES rule) in _search.c, the par search's in _par.c. */
+ * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
+ * rule) in _search.c, the par search's in _par.c. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -303,7 +304,6 @@ int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
 int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts);
 int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed);
 int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 /* _word.c */
 int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int takes);
 int word_lost(Ctx *c, const Pos *p);
@@ -311,6 +311,7 @@ int word_lost(Ctx *c, const Pos *p);
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
 /* _search.c */
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 int decide(Ctx *c, Pos p);
 /* _par.c */
 int par_search(Ctx *c, Pos p);

@@ -26,7 +26,8 @@
  *   does it). The pyramid only loses values, so this holds in every pass, not only the last.
  * F_RELAXED: the relaxed game (see relaxed_wins) must still be winnable.
  * F_STACKED: in the last pass, the stacked game (see stacked_wins) must still be winnable.
- * (F_WORD, the word game, is in _word.c; F_APEX, the apex test, in _apex.c.)
+ * (F_WORD, the word game, is in _word.c; F_APEX, the apex test, in _apex.c; the order the
+ * searches ask them in, `pruned`, in _search.c.)
  */
 #include "_core.h"
 
@@ -182,14 +183,6 @@ int relaxed_lost(Ctx *c, const Pos *p, uint32_t usable, uint64_t *relaxed) {
 }
 
 static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts);
-
-/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_WORD, F_APEX, F_STACKED)? */
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
-    uint32_t usable = p->rest;
-    if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
-    return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || apex_lost(c, p)
-           || stacked_lost(c, p, usable);
-}
 
 /* ---- the stacked game (F_STACKED) -------------------------------------------------------------
  * In the last pass: the same pyramid, the stock's cards reachable at any time, once (only how

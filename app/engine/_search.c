@@ -43,6 +43,15 @@
  */
 #include "_core.h"
 
+/* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_WORD, F_APEX, F_STACKED)? Asked in
+ * this order, the cheap and cached first (the par search asks the same). */
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
+    uint32_t usable = p->rest;
+    if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
+    return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || apex_lost(c, p)
+           || stacked_lost(c, p, usable);
+}
+
 /* Is the position of key known lost for a node of context ctx (not CTX_FULL) by an entry that
  * skips fewer moves: a fully searched node's, or, for a node reached by a draw, one reached
  * by another move that left the pyramid unchanged. */
