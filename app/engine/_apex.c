@@ -197,18 +197,11 @@ int apex_lost(Ctx *c, const Pos *p) {
         uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR | (uint64_t)t << 52
                        | (uint64_t)in_waste << 57
                        | (uint64_t)(in_waste || c->wholedeck ? p->top : 0) << 58;
-        Memo *known = &c->apex;
-        size_t at = 0, cap = known->cap;
-        int verdict = 0;
-        if (cap) {
-            size_t j = mix(key) & (cap - 1);
-            for (; known->w[2 * j] && !verdict; j = (j + 1) & (cap - 1))
-                if (known->w[2 * j] == key) verdict = (int)known->w[2 * j + 1];
-            at = j;
-        }
+        size_t at = 0, cap;
+        uint64_t verdict = memo_find(&c->apex, key, &at, &cap); /* 1 can, 2 cannot, 0 unknown */
         if (!verdict) {
             verdict = partner_can(c, p, t) ? 1 : 2;
-            memo_put(known, key, (uint64_t)verdict, at, cap);
+            memo_put(&c->apex, key, verdict, at, cap);
         }
         if (verdict == 1) return 0;
     }

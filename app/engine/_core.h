@@ -141,6 +141,19 @@ typedef struct {
 int memo_grow(Memo *m);
 void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap);
 
+/* The word kept beside key k1 (0: none), and where k1 would go (`at`, with the capacity `cap`
+ * it was found at, for memo_put). For tables whose keys are exact; see stacked_find for one
+ * whose verdicts cover other keys too. */
+static inline uint64_t memo_find(const Memo *m, uint64_t k1, size_t *at, size_t *cap) {
+    *cap = m->cap;
+    if (!m->cap) return 0;
+    size_t j = mix(k1) & (m->cap - 1);
+    for (; m->w[2 * j]; j = (j + 1) & (m->cap - 1))
+        if (m->w[2 * j] == k1) return m->w[2 * j + 1];
+    *at = j;
+    return 0;
+}
+
 /* ---- the deal, as tables ------------------------------------------------------------------ */
 
 /* The 1,430 shapes a pyramid can have, indexed per deal by the imbalance of their cards (see

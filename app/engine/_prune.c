@@ -110,18 +110,6 @@ void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
     m->used++;
 }
 
-/* The relaxed game's verdict of key (1 won, 2 lost, 0 unknown), and where it would go. */
-static inline int relaxed_find(const Ctx *c, uint64_t key, size_t *at, size_t *cap) {
-    const Memo *m = &c->relaxed;
-    *cap = m->cap;
-    if (!m->cap) return 0;
-    size_t j = mix(key) & (m->cap - 1);
-    for (; m->w[2 * j]; j = (j + 1) & (m->cap - 1))
-        if (m->w[2 * j] == key) return (int)m->w[2 * j + 1];
-    *at = j;
-    return 0;
-}
-
 int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     uint32_t fp;
     for (;;) {
@@ -133,7 +121,7 @@ int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     }
     uint64_t key = relaxed_key(pyr, counts);
     size_t at = 0, cap;
-    int known = relaxed_find(c, key, &at, &cap);
+    int known = (int)memo_find(&c->relaxed, key, &at, &cap); /* 1 won, 2 lost, 0 unknown */
     if (known) return known == 1;
     for (uint32_t m = fp; m; m &= m - 1) {
         int a = __builtin_ctz(m), va = c->val[a];

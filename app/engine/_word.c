@@ -79,9 +79,9 @@ static void failed(Ctx *c, uint64_t state) {
     c->word_seen[j] = k; /* a full run: the last slot of it is overwritten (it only saves work) */
 }
 
-/* Can the word from place i on, with this stack (a set of places; its top's value `top`, 0
- * when empty), end with an empty stack and a D the relaxed game wins with? */
-static int reduces(Word *x, int i, uint32_t stack, int top) {
+/* Can the word from place i on, with this stack (a set of places), end with an empty stack
+ * and a D the relaxed game wins with? */
+static int reduces(Word *x, int i, uint32_t stack) {
     if (i == x->m) {
         if (stack) return 0;
         uint64_t counts = 0;
@@ -99,17 +99,16 @@ static int reduces(Word *x, int i, uint32_t stack, int top) {
     uint64_t state = (uint64_t)i | (uint64_t)stack << 5;
     for (int v = 1; v <= 6; v++) state |= (uint64_t)x->d[v] << (29 + 3 * (v - 1));
     if (seen(x->c, state)) return 0;
-    int v = x->w[i];
+    int v = x->w[i], top = stack ? 31 - __builtin_clz(stack) : -1;
     if (i < x->takes && x->d[v] < x->p[13 - v]) { /* into D */
         x->d[v]++;
-        int r = reduces(x, i + 1, stack, top);
+        int r = reduces(x, i + 1, stack);
         x->d[v]--;
         if (r) return 1;
     }
-    if (top + v == 13 && i >= x->waste) { /* kept, cancelling the top */
-        uint32_t below = stack & ~(1u << (31 - __builtin_clz(stack)));
-        if (reduces(x, i + 1, below, below ? x->w[31 - __builtin_clz(below)] : 0)) return 1;
-    } else if (reduces(x, i + 1, stack | 1u << i, v)) { /* kept, pushed */
+    if (top >= 0 && x->w[top] + v == 13 && i >= x->waste) { /* kept, cancelling the top */
+        if (reduces(x, i + 1, stack & ~(1u << top))) return 1;
+    } else if (reduces(x, i + 1, stack | 1u << i)) { /* kept, pushed */
         return 1;
     }
     failed(x->c, state);
@@ -133,20 +132,15 @@ int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int t
         memcpy(x.next[i], x.next[i + 1], sizeof x.next[i]);
         x.next[i][w[i]] = (uint8_t)i;
     }
-    return reduces(&x, 0, 0, 0);
+    return reduces(&x, 0, 0);
 }
 
 int word_lost(Ctx *c, const Pos *p) {
     if (!(c->flags & F_WORD) || !c->wholedeck || !p->pyr || is_last_pass(c, p)) return 0;
     uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR; /* never 0: pyr is not */
-    const Memo *known = &c->word;
-    size_t at = 0, cap = known->cap;
-    if (cap) {
-        size_t j = mix(key) & (cap - 1);
-        for (; known->w[2 * j]; j = (j + 1) & (cap - 1))
-            if (known->w[2 * j] == key) return known->w[2 * j + 1] == 2;
-        at = j;
-    }
+    size_t at = 0, cap;
+    uint64_t known = memo_find(&c->word, key, &at, &cap); /* 1 won, 2 lost, 0 unknown */
+    if (known) return known == 2;
     uint8_t w[MAXTALON];
     int m = 0;
     for (uint32_t b = p->rest; b; b &= b - 1) {
