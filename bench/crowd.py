@@ -3,6 +3,7 @@
     .venv/bin/python bench/crowd.py [--hinters 40] [--duration 30]
     .venv/bin/python bench/crowd.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
     .venv/bin/python bench/crowd.py --burst 60
+    .venv/bin/python bench/crowd.py --database-url ... --synchronous-commit off
 
 Starts the server as ``bench/load.py`` does (SQLite, one process; PostgreSQL, two). Then:
 
@@ -19,10 +20,14 @@ process takes.
 
 Printed: the p50 / p99 / max of /healthz and of the bystander's GETs and moves, the hints
 answered by status (only 200 and 429 are allowed), the server's CPU time, and the machine's
-speed. ``--burst N`` instead lets N cookie-less players each create a game and ask a hint at
-once, and prints their answers and the slowest request. ``--verdicts N`` instead asks
-``GET /api/deals/{n}/verdict`` for N random deal numbers (20 at a time) and counts the rows of
-the verdict table before and after, and after one deal is played and asked again (only a
+speed; and the disk's flush latency over the same window (``bench/disk.py``'s probe, in
+``--flush-folder``), with how many of the bystander's slow moves overlap a stalled flush: a
+move commits, and on PostgreSQL a commit waits for the write-ahead log's flush.
+
+``--burst N`` instead lets N cookie-less players each create a game and ask a hint at once,
+and prints their answers and the slowest request. ``--verdicts N`` instead asks
+``GET /api/deals/{n}/verdict`` for N random deal numbers (20 at a time) and counts the rows
+of the verdict table before and after, and after one deal is played and asked again (only a
 played deal's searched verdicts are kept).
 """
 
@@ -43,6 +48,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from disk import FlushProbe, overlapping, summary
 from load import (
     PROJECT,
     Server,
@@ -77,6 +83,7 @@ class Seen:
     health: list[float] = field(default_factory=list)
     gets: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
+    move_starts: list[float] = field(default_factory=list)
     hints: Counter = field(default_factory=Counter)
     hint_times: list[float] = field(default_factory=list)
     other: Counter = field(default_factory=Counter)
@@ -134,10 +141,12 @@ async def bystander(base: str, seen: Seen, until: float, measuring) -> None:
             if state["status"] != "playing":
                 state = (await client.post("/api/games", json={"deal": 617})).json()
                 continue
+            began = time.monotonic()
             moved, took = await timed(client, "POST", f"/api/games/{state['id']}/moves",
                                       json=legal(state))
             if measuring():
                 seen.moves.append(took)
+                seen.move_starts.append(began)
                 seen.other[moved.status_code] += 1
             await asyncio.sleep(0.25)
 
@@ -174,7 +183,7 @@ def hinters(url: str, deals: list[int], start: float, until: float, out) -> None
 
 
 def crowd(server: Server, deals: list[int], duration: float, warmup: float,
-          unit: float) -> None:
+          unit: float, flush_folder: str) -> None:
     import multiprocessing
 
     seen = Seen()
@@ -198,12 +207,14 @@ def crowd(server: Server, deals: list[int], duration: float, warmup: float,
         await asyncio.gather(*tasks)
         return cpu
 
+    flush_probe = FlushProbe(flush_folder, warmup + duration)
     gc.collect()
     gc.disable()
     try:
         cpu = run_loop(run())
     finally:
         gc.enable()
+    flushes = [(at, took) for at, took in flush_probe.flushes() if start <= at < until]
     hints, hint_times, crowd_cpu = out.get()
     crowd_process.join()
     seen.hints.update(hints)
@@ -211,6 +222,9 @@ def crowd(server: Server, deals: list[int], duration: float, warmup: float,
     print(f"/healthz           p50 / p99 / max  {spread(seen.health)}")
     print(f"bystander GET      p50 / p99 / max  {spread(seen.gets)}")
     print(f"bystander move     p50 / p99 / max  {spread(seen.moves)}")
+    slow, in_stall = overlapping(list(zip(seen.move_starts, seen.moves, strict=True)), flushes)
+    print(f"the disk meanwhile {summary(flushes)}; of the {slow} moves over 50 ms, "
+          f"{in_stall} overlap a flush over 50 ms")
     print(f"hints answered     {dict(sorted(seen.hints.items()))}; answered in "
           f"{spread(seen.hint_times)}")
     print(f"other answers      {dict(sorted(seen.other.items()))}")
@@ -302,12 +316,42 @@ def main() -> None:
     parser.add_argument("--verdicts", type=int, help="N verdict requests instead")
     parser.add_argument("--database-url")
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--flush-folder", default=tempfile.gettempdir(),
+                        help="where bench/disk.py's probe flushes: put it on the database's "
+                        "disk (default: the temporary folder)")
+    parser.add_argument("--synchronous-commit", choices=["on", "off"],
+                        help="PostgreSQL: set the bench database's synchronous_commit for the "
+                        "run (and reset it after), to tell the disk's share from the code's")
     args = parser.parse_args()
 
     unit = machine_speed()
     print(speed_line(unit))
     postgres = bool(args.database_url) and not args.database_url.startswith("sqlite")
     workers = args.workers or (2 if postgres else 1)
+    if args.synchronous_commit:
+        if not postgres:
+            parser.error("--synchronous-commit is a PostgreSQL setting")
+        database_setting(args.database_url, f"SET synchronous_commit = {args.synchronous_commit}")
+    try:
+        run(args, postgres, workers, unit)
+    finally:
+        if args.synchronous_commit:
+            database_setting(args.database_url, "RESET synchronous_commit")
+
+
+def database_setting(database_url: str, setting: str) -> None:
+    """``ALTER DATABASE <the bench's> <setting>``: new connections (the server's) take it."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        name = connection.execute(text("SELECT current_database()")).scalar_one()
+        connection.execute(text(f'ALTER DATABASE "{name}" {setting}'))
+    engine.dispose()
+    print(f"ALTER DATABASE {name} {setting}")
+
+
+def run(args: argparse.Namespace, postgres: bool, workers: int, unit: float) -> None:
     with tempfile.TemporaryDirectory(prefix="pyramid-crowd-") as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'crowd.db'}"
         with Server(url, workers, PROJECT, Path(folder) / "server.log") as server:
@@ -325,7 +369,8 @@ def main() -> None:
             print(f"{len(chosen)} hinters on the slowest whole-deck 3-pass deals of 1.."
                   f"{args.scan}: {chosen[0][0]} ({1000 * chosen[0][1]:.0f} ms) .. "
                   f"{chosen[-1][0]} ({1000 * chosen[-1][1]:.0f} ms) to decide from the deal")
-            crowd(server, [n for n, _ in chosen], args.duration, args.warmup, unit)
+            crowd(server, [n for n, _ in chosen], args.duration, args.warmup, unit,
+                  args.flush_folder)
 
 
 if __name__ == "__main__":
