@@ -18,9 +18,14 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import percentile
 
 BLOCK = b"\0" * 8192
 EVERY = 0.02
@@ -67,12 +72,12 @@ class FlushProbe:
 
 
 def summary(flushes: list[tuple[float, float]], stall: float = 0.05) -> str:
-    times = sorted(took for _, took in flushes)
+    times = [took for _, took in flushes]
     if not times:
         return "no flushes"
     stalls = sum(1 for took in times if took > stall)
-    return (f"fdatasync of 8 kB p50 / p99 / max {1000 * times[len(times) // 2]:.2f} / "
-            f"{1000 * times[int(len(times) * .99)]:.1f} / {1000 * times[-1]:.1f} ms "
+    return (f"fdatasync of 8 kB p50 / p99 / max {percentile(times, .5):.2f} / "
+            f"{percentile(times, .99):.1f} / {percentile(times, 1):.1f} ms "
             f"(n={len(times)}; {stalls} over {1000 * stall:.0f} ms)")
 
 
