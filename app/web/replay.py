@@ -79,12 +79,13 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     shown = game.copy()  # the final position, walked back to the step shown
     while len(shown.moves) > step:
         shown.undo()
-    # At the point a winning line starts, its first move (the better move) is marked.
-    better = (moves[win_from].cards if win_from is not None and step == win_from < last
-              else ())
-    context: dict[str, Any] = board_context(record, shown, elapsed=record.seconds or 0,
-                                            can_play=False, replay=True,
-                                            hinted=tuple(card.name for card in better))
+    # At the point a winning line starts, its first move (the better move) is marked: its
+    # cards, or the stock when it is a draw or a recycle.
+    better = moves[win_from] if win_from is not None and step == win_from < last else None
+    context: dict[str, Any] = board_context(
+        record, shown, elapsed=record.seconds or 0, can_play=False, replay=True,
+        hinted=tuple(card.name for card in better.cards) if better else (),
+        hinted_action=better.op.value if better and not better.cards else None)
     context.update(
         step=step,
         last=last,

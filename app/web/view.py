@@ -225,10 +225,10 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "partners": partners(game) if can_move else {},
         "covers": covers(game) if can_move else {},
         "can_play": owner,
-        # A replay marks the cards of a move it points at (the better move), though nothing
-        # on it can be played.
+        # A replay marks the cards or the control of a move it points at (the better move),
+        # though nothing on it can be played.
         "hinted": set(hinted) if replay else set(hinted) & selectable,
-        "hinted_action": hinted_action if can_move else None,
+        "hinted_action": hinted_action if can_move or replay else None,
         "refused": set(refused),
         "leaving": leaving_cards(game, removed) if not replay else [],
         "can_move": can_move,
