@@ -311,6 +311,7 @@ static inline int can_recycle(const Ctx *c, const Pos *p) {
 
 /* _moves.c */
 int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before, int drawn);
+int game_moves(const Ctx *c, const Pos *p, Step *out);
 int play_forced(Ctx *c, Pos *p, int talon_kings);
 /* _prune.c */
 int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);

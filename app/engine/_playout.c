@@ -5,11 +5,10 @@
  * too many for the Python engine (about 0.5 ms a game there, some 20 us here).
  *
  * A playout plays by the game's rules, not the solver's: every legal move of Game.legal_moves
- * is a candidate (gen_moves with every King and no move left out: the same set, in another
- * order), and a game ends exactly when Game ends it (game_over below restates
- * Game._compute_outcome: won, no move left, a pyramid that can never be cleared, or in the
- * whole-deck game a talon that can never be cleared), so every line it reports replays through
- * Game.play to the same end. No pruning and no rule option plays a part.
+ * is a candidate (game_moves: the same set, in a fixed order of its own), and a game ends
+ * exactly when Game ends it (game_over below restates Game._compute_outcome: won, no move left,
+ * a pyramid that can never be cleared, or in the whole-deck game a talon that can never be
+ * cleared), so every line it reports replays through Game.play to the same end. No pruning and no rule option plays a part.
  *
  * The random numbers are SplitMix64 from the seed given, one stream for all the playouts of a
  * call, a move chosen by the high 32 bits times the number of moves (bias below 2^-27): the
@@ -71,7 +70,7 @@ int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left) {
         int over = game_over(c, &p);
         *left = goal_left(c, &p);
         if (over) return over > 0;
-        int n = gen_moves(c, &p, moves, 2, 0, 0);
+        int n = game_moves(c, &p, moves);
         if (n == 0 || c->depth >= MAXPATH) return 0; /* neither happens: game_over saw it */
         Step m = moves[(int)(((splitmix64(rng) >> 32) * (uint64_t)n) >> 32)];
         apply(c, &p, m);
