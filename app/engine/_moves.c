@@ -100,8 +100,8 @@ int memo_grow(Memo *m) {
 
 /* The King moves: the pyramid's Kings in `pyramid_kings`, then with `talon` a King on the
  * stock's top and one on the waste's. Appended at out[n]; returns the new count. */
-static int king_moves(const Ctx *c, uint32_t pyramid_kings, int talon, int st, int wt,
-                      Step *out, int n) {
+static inline int king_moves(const Ctx *c, uint32_t pyramid_kings, int talon, int st, int wt,
+                             Step *out, int n) {
     for (uint32_t m = pyramid_kings; m; m &= m - 1)
         out[n++] = (Step){OP_KING, (uint8_t)__builtin_ctz(m), 0};
     if (talon && st >= 0 && c->val[PYR + st] == 13)
@@ -114,8 +114,8 @@ static int king_moves(const Ctx *c, uint32_t pyramid_kings, int talon, int st, i
 /* Pairs of a free pyramid card (pl[0..np), slot order) with a talon top, appended at out[n];
  * `up`: from the lowest free card up, else from the apex down. With `drawn`, none with the
  * waste's top. Returns the new count. */
-static int talon_pairs(const Ctx *c, const int *pl, int np, int up, int st, int wt, int drawn,
-                       Step *out, int n) {
+static inline int talon_pairs(const Ctx *c, const int *pl, int np, int up, int st, int wt,
+                              int drawn, Step *out, int n) {
     for (int k = 0; k < np; k++) {
         int a = pl[up ? np - 1 - k : k], va = c->val[a];
         if (st >= 0 && va + c->val[PYR + st] == 13)
@@ -128,8 +128,8 @@ static int talon_pairs(const Ctx *c, const int *pl, int np, int up, int st, int 
 
 /* Pairs of two free pyramid cards a < b, by a as talon_pairs goes; none of two cards both free
  * in `before` (fb). */
-static int pyramid_pairs(const Ctx *c, const int *pl, int np, int up, uint32_t fp, uint32_t fb,
-                         Step *out, int n) {
+static inline int pyramid_pairs(const Ctx *c, const int *pl, int np, int up, uint32_t fp,
+                                uint32_t fb, Step *out, int n) {
     for (int k = 0; k < np; k++) { /* each free partner b after a (of_value[0] is empty) */
         int a = pl[up ? np - 1 - k : k];
         uint32_t partners = fp & (uint32_t)c->of_value[13 - c->val[a]] & ~((2u << a) - 1);
@@ -141,7 +141,7 @@ static int pyramid_pairs(const Ctx *c, const int *pl, int np, int up, uint32_t f
 }
 
 /* The two talon tops as a pair, then a draw or a recycle: the last moves of either order. */
-static int talon_moves(const Ctx *c, const Pos *p, int st, int wt, Step *out, int n) {
+static inline int talon_moves(const Ctx *c, const Pos *p, int st, int wt, Step *out, int n) {
     if (st >= 0 && wt >= 0 && c->val[PYR + st] + c->val[PYR + wt] == 13)
         out[n++] = (Step){OP_PAIR, (uint8_t)(PYR + st), (uint8_t)(PYR + wt)};
     if (st >= 0) out[n++] = (Step){OP_DRAW, 0, 0};
