@@ -42,9 +42,7 @@
  * longest counts (the relaxed game is monotone in its cards). The verdict for each t is kept for
  * the solve: it depends on the pyramid and the talon, and on where the waste ends only when t
  * is in the waste or the goal is the whole deck (its word keeps the waste's cards apart), so
- * in the standard game a draw asks again only then; in the whole-deck game, with t in the
- * stock, only through the waste's count of cards that are not Kings, and monotonely, so there
- * a verdict is kept as two thresholds (see threshold_can).
+ * in the standard game a draw asks again only then.
  */
 #include "_core.h"
 
@@ -188,44 +186,6 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
     return 0;
 }
 
-/* The verdict for t kept as thresholds, when the whole-deck game asks with t in the stock:
- * then where the waste ends matters only through how many of its cards are not Kings
- * (left.waste in partner_can: the stops and phase 1 do not depend on it), and more of them
- * only forbid more cancellations in the word. So one entry per pyramid, talon and t keeps the
- * most such waste cards known to let the apex go (bits 8..15) and the fewest known not to
- * (bits 16..23; 0xff: none known), instead of one entry per place the waste ends. */
-#define NONE_KNOWN 0xffu
-
-static uint64_t *memo_slot(const Memo *m, uint64_t k1) {
-    if (!m->cap) return NULL;
-    for (size_t j = mix(k1) & (m->cap - 1); m->w[2 * j]; j = (j + 1) & (m->cap - 1))
-        if (m->w[2 * j] == k1) return &m->w[2 * j + 1];
-    return NULL;
-}
-
-static int threshold_can(Ctx *c, const Pos *p, int t, uint64_t key) {
-    unsigned waste = 0;
-    for (uint32_t m = p->rest & ((1u << p->top) - 1); m; m &= m - 1)
-        waste += c->val[PYR + __builtin_ctz(m)] != 13;
-    uint64_t *slot = memo_slot(&c->apex, key);
-    uint64_t known = slot ? *slot : 1 | (uint64_t)NONE_KNOWN << 8 | (uint64_t)NONE_KNOWN << 16;
-    unsigned can_upto = known >> 8 & 0xff, cannot_from = known >> 16 & 0xff;
-    if (can_upto != NONE_KNOWN && waste <= can_upto) return 1;
-    if (cannot_from != NONE_KNOWN && waste >= cannot_from) return 0;
-    int can = partner_can(c, p, t);
-    if (can) can_upto = waste;
-    else cannot_from = waste;
-    known = 1 | (uint64_t)can_upto << 8 | (uint64_t)cannot_from << 16;
-    if (slot) { /* still where it was: partner_can never touches this table */
-        *slot = known;
-    } else {
-        size_t at = 0, cap;
-        memo_find(&c->apex, key, &at, &cap);
-        memo_put(&c->apex, key, known, at, cap);
-    }
-    return can;
-}
-
 int apex_lost(Ctx *c, const Pos *p) {
     if (!(c->flags & F_APEX) || c->overlap || !is_last_pass(c, p) || !(p->pyr & 1)
         || c->val[0] == 13 || !shapes_made)
@@ -235,11 +195,8 @@ int apex_lost(Ctx *c, const Pos *p) {
     for (; partners; partners &= partners - 1) {
         int t = __builtin_ctz(partners), in_waste = t < p->top;
         uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR | (uint64_t)t << 52
-                       | (uint64_t)in_waste << 57 | (uint64_t)(in_waste ? p->top : 0) << 58;
-        if (c->wholedeck && !in_waste) {
-            if (threshold_can(c, p, t, key)) return 0;
-            continue;
-        }
+                       | (uint64_t)in_waste << 57
+                       | (uint64_t)(in_waste || c->wholedeck ? p->top : 0) << 58;
         size_t at = 0, cap;
         uint64_t verdict = memo_find(&c->apex, key, &at, &cap); /* 1 can, 2 cannot, 0 unknown */
         if (!verdict) {
