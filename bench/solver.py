@@ -8,11 +8,12 @@
     python bench/solver.py --greedy [--deals 2000]
 
 One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
-decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, and deals
-per second. Nothing here is a test: the figures go into docs/solver.md. Every mode first prints
-the machine's speed, the time of the fixed pure-Python loop ``sum(range(10**6))`` (median of
-5), and gives the mean and the maximum also as multiples of it (x), so that figures taken on
-machines of different speeds, or on a busy one, can be compared.
+decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, the nodes
+of the deals won (summed: what the move order changes), and deals per second. Nothing here is
+a test: the figures go into docs/solver.md. Every mode first prints the machine's speed, the
+time of the fixed pure-Python loop ``sum(range(10**6))`` (median of 5), and gives the mean and
+the maximum also as multiples of it (x), so that figures taken on machines of different
+speeds, or on a busy one, can be compared.
 
 --par times ``solve(shortest=True)`` (the decision search, then the par search) per deal and
 prints the mean par and the mean length of the decision search's line over the winnable deals.
@@ -75,6 +76,7 @@ def run_variant(goal: str, passes: int | None, deals: int, start: int, shortest:
                 overlap: bool = False, pruning: int = ALL_PRUNING) -> dict[str, float]:
     seconds: list[float] = []
     nodes: list[int] = []
+    won_nodes = 0
     pars: list[int] = []
     lines: list[int] = []
     wins = undecided = 0
@@ -96,6 +98,7 @@ def run_variant(goal: str, passes: int | None, deals: int, start: int, shortest:
             undecided += 1
         elif solution.winnable:
             wins += 1
+            won_nodes += solution.nodes
     total = time.perf_counter() - began
     return {
         "deals": deals, "wins": wins, "undecided": undecided,
@@ -105,7 +108,7 @@ def run_variant(goal: str, passes: int | None, deals: int, start: int, shortest:
         "max_ms": 1000 * max(seconds), "slowest_deal": slowest[1],
         "mean_nodes": statistics.mean(nodes), "median_nodes": statistics.median(nodes),
         "p99_nodes": percentile([float(n) for n in nodes], 0.99), "max_nodes": max(nodes),
-        "deals_per_s": deals / total,
+        "won_nodes": won_nodes, "deals_per_s": deals / total,
         "mean_par": statistics.mean(pars) if pars else 0.0,
         "mean_line": statistics.mean(lines) if lines else 0.0,
     }
@@ -244,7 +247,7 @@ def main() -> None:
         return
     header = (f"{'variant':<16}{'wins':>13}{'mean ms':>9}{'(x)':>7}{'median':>8}{'p99 ms':>9}"
               f"{'max ms':>9}{'(x)':>7}{'(deal)':>8}{'mean nodes':>12}{'median':>9}"
-              f"{'p99 nodes':>11}{'max nodes':>11}{'deals/s':>9}"
+              f"{'p99 nodes':>11}{'max nodes':>11}{'won nodes':>11}{'deals/s':>9}"
               + (f"{'par':>7}{'line':>7}" if args.par else "")
               + f"{'win %':>8}{'95% interval':>17}")
     what = "solve(shortest=True)" if args.par else "solve()"
@@ -263,7 +266,7 @@ def main() -> None:
                   f"{r['median_ms']:>8.2f}{r['p99_ms']:>9.1f}{r['max_ms']:>9.1f}"
                   f"{r['max_ms'] / 1000 / unit:>7.2f}{r['slowest_deal']:>8}"
                   f"{r['mean_nodes']:>12.0f}{r['median_nodes']:>9.0f}{r['p99_nodes']:>11.0f}"
-                  f"{r['max_nodes']:>11}{r['deals_per_s']:>9.1f}"
+                  f"{r['max_nodes']:>11}{r['won_nodes']:>11}{r['deals_per_s']:>9.1f}"
                   + (f"{r['mean_par']:>7.1f}{r['mean_line']:>7.1f}" if args.par else "")
                   + f"{100 * r['wins'] / r['deals']:>8.2f}    [{100 * low:.2f}, {100 * high:.2f}]"
                   + (f"  UNDECIDED {r['undecided']}" if r["undecided"] else ""), flush=True)
