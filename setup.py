@@ -6,7 +6,9 @@ from setuptools import Extension, setup
 
 # The search counts bits all the time: on x86-64 let the compiler use the POPCNT instruction
 # (every x86-64 processor of the last fifteen years has it) rather than a library routine.
-ARGS = ["-O2", "-std=c99"]
+# -O3 and link-time optimisation (the eight files inlined into one another) made the searches
+# 5-9% faster than -O2 (docs/solver.md).
+ARGS = ["-O3", "-std=c99", "-flto"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
 
@@ -14,4 +16,4 @@ SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_moves", "_prune", "_
                                                  "_search", "_par", "_playout")]
 
 setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=["app/engine/_core.h"],
-                             extra_compile_args=ARGS)])
+                             extra_compile_args=ARGS, extra_link_args=["-flto"])])
