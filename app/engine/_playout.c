@@ -8,7 +8,8 @@
  * is a candidate (game_moves: the same set, in a fixed order of its own), and a game ends
  * exactly when Game ends it (game_over below restates Game._compute_outcome: won, no move left,
  * a pyramid that can never be cleared, or in the whole-deck game a talon that can never be
- * cleared), so every line it reports replays through Game.play to the same end. No pruning and no rule option plays a part.
+ * cleared), so every line it reports replays through Game.play to the same end. No pruning
+ * and no rule option plays a part.
  *
  * The random numbers are SplitMix64 from the seed given, one stream for all the playouts of a
  * call, a move chosen by the high 32 bits times the number of moves (bias below 2^-27): the
