@@ -49,7 +49,7 @@
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
  * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
- * rule) in _search.c, the par search's in _par.c. */
+ * rule) in _search.c, the par search's in _par.c, F_SUITS at class_key below. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -59,6 +59,7 @@
 #define F_NESTED 64
 #define F_WORD 128
 #define F_APEX 256
+#define F_SUITS 512
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -195,6 +196,37 @@ typedef struct {
 static inline uint64_t key_of(const Pos *p) {
     return (uint64_t)p->pyr | ((uint64_t)p->rest << 28) | ((uint64_t)p->top << 52)
            | ((uint64_t)p->pass << 58);
+}
+
+/* F_SUITS: suits never matter, so two positions with the same pyramid and pass whose waste and
+ * stock hold the same values in the same order are the same game: a move of one is a move of
+ * the other on the talon card in the same place of the sequence, and the two positions it
+ * leads to are again such a pair. So whatever a search learns of one (lost, lost for a node
+ * searched without some moves, needs at least k moves) holds for the other, and the tables of
+ * positions (the decision search's, the par search's) are keyed by the class. Its key: each
+ * talon card moved to the first place of the deal's talon holding its value after the place
+ * given to the card before it (a sequence put where it first fits, which is the same for every
+ * position of the class), and the stock's top the place of the first stock card. Two talon
+ * cards of one value become interchangeable whenever nothing is left between them. Measured
+ * (docs/solver.md): 15-30% fewer nodes, and a fifth to a tenth of the worst deals'. */
+static inline uint64_t class_key(const Ctx *c, const Pos *p) {
+    uint32_t places = 0;
+    int from = 0, top = c->n;
+    for (uint32_t m = p->rest; m; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        uint32_t fits = (uint32_t)(c->of_value[c->val[PYR + i]] >> PYR) & (~0u << from);
+        int j = __builtin_ctz(fits); /* fits is never 0: place i itself is one */
+        if (i >= p->top && top == c->n) top = j;
+        places |= 1u << j;
+        from = j + 1;
+    }
+    return (uint64_t)p->pyr | ((uint64_t)places << 28) | ((uint64_t)top << 52)
+           | ((uint64_t)p->pass << 58);
+}
+
+/* The key of p in the tables of positions: its class's with F_SUITS. */
+static inline uint64_t table_key(const Ctx *c, const Pos *p) {
+    return (c->flags & F_SUITS) ? class_key(c, p) : key_of(p);
 }
 
 /* F_COMMUTE's contexts: how the move into a node changed the pyramid, and whether it was a

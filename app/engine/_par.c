@@ -210,7 +210,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     int h = h_par(c, &p);
     if (h >= INF) return INF;
     if (k + h > r) return k + h;
-    uint64_t key = key_of(&p);
+    uint64_t key = table_key(c, &p);
     int lb = h;
     for (int i = 0; i < (ctx ? 2 : 1); i++) {
         uint64_t k2 = i ? with_context(key, ctx) : key;

@@ -36,6 +36,10 @@
  *   node reached by another move that left the pyramid unchanged, which skips less, counts for
  *   it too.
  *
+ * F_SUITS: the table is keyed by a position's class, the positions whose waste and stock hold
+ *   the same values in the same order (see class_key in _core.h): a verdict of one is a
+ *   verdict of every other, as they are the same game.
+ *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
  * outside the last pass the dead-end tests are not repeated: the cards are the same, and so is
@@ -96,7 +100,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
         c->depth = base;
         return 0;
     }
-    uint64_t key = key_of(&p), entry = with_context(key, ctx);
+    uint64_t key = table_key(c, &p), entry = with_context(key, ctx);
     size_t at = set_slot(&c->lost, entry), cap = c->lost.cap; /* where its entry would go */
     if (c->lost.slots[at] == entry || (ctx && known_lost(c, key, ctx))) {
         c->depth = base;

@@ -22,6 +22,7 @@ from app.engine.solver import (
     NO_PRUNING,
     RELAXED,
     STACKED,
+    SUITS,
     WORD,
     Verdict,
     hint,
@@ -78,7 +79,7 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
 
 
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
-    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX]
+    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX, SUITS]
     for goal, passes in VARIANTS:
         for number in range(1, 5):
             game = Game(Deal.from_number(number), goal, passes)
