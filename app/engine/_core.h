@@ -356,6 +356,7 @@ int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
+void apex_prefetch(const Ctx *c, const Pos *p);
 /* _search.c */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 int decide(Ctx *c, Pos p);

@@ -51,6 +51,7 @@
  * this order, the cheap and cached first (the par search asks the same). */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
     uint32_t usable = p->rest;
+    apex_prefetch(c, p);
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
     return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || apex_lost(c, p)
            || stacked_lost(c, p, usable);
