@@ -13,7 +13,7 @@ if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
 
 SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_moves", "_prune", "_word", "_apex",
-                                                 "_search", "_par", "_playout")]
+                                                 "_search", "_starts", "_par", "_playout")]
 
 setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=["app/engine/_core.h"],
                              extra_compile_args=ARGS, extra_link_args=["-flto"])])

@@ -7,6 +7,7 @@
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
  *   _apex.c    the apex test: how the last pyramid card can go, in the last pass;
  *   _search.c  the decision search: can this position be won at all?
+ *   _starts.c  the last pass's starts, queued fewest cards first (the decision search's order);
  *   _par.c     the par search: the fewest moves that win, proven minimal;
  *   _playout.c random playouts by the game's rules (for the difficulty measures).
  *
@@ -49,7 +50,10 @@
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
  * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
- * rule) in _search.c, the par search's in _par.c, F_SUITS at class_key below. */
+ * rule) in _search.c, the par search's in _par.c, F_SUITS at class_key below. F_STARTS is
+ * not a pruning but the order the decision search decides the last pass's starts in
+ * (_starts.c); it is switchable like them so that the tests can compare it with the plain
+ * depth-first order. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -60,6 +64,7 @@
 #define F_WORD 128
 #define F_APEX 256
 #define F_SUITS 512
+#define F_STARTS 1024
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -166,6 +171,37 @@ typedef struct {
     uint32_t key[NSHAPES];
 } ShapeIndex;
 
+/* The last pass's starts that the decision search has found and not decided yet (_starts.c):
+ * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
+ * share their beginnings. */
+typedef struct {
+    Pos p;
+    uint64_t order;  /* cards left << 32 | the order they were found in: the heap's key */
+    uint64_t relaxed; /* the relaxed game known won there (see relaxed_lost) */
+    int32_t trail;   /* the line to it (see Trail) */
+    int32_t ctx;     /* F_COMMUTE's context it was reached in */
+    int32_t depth;   /* the length of that line */
+} Start;
+
+typedef struct {
+    int32_t parent;  /* the trail before this one, -1 for none */
+    int32_t first;   /* this trail's steps: steps[first .. first + n) */
+    int32_t n;
+} Trail;
+
+typedef struct {
+    Start *heap;
+    size_t n, cap;
+    Trail *trails;
+    size_t ntrails, trails_cap;
+    Step *steps;
+    size_t nsteps, steps_cap;
+    uint32_t found;                      /* starts queued so far */
+    long long spent;                     /* nodes spent deciding starts */
+    int frames;                          /* the earlier passes' nodes on the current line: */
+    int frame_base[MAXPATH], frame_end[MAXPATH], frame_trail[MAXPATH];
+} Starts;
+
 typedef struct {
     int wholedeck, passes, overlap, n, flags;
     uint8_t val[NLOC];               /* value of the card at each location (0: none) */
@@ -174,6 +210,7 @@ typedef struct {
     uint64_t of_value[14];           /* locations holding each value */
     uint32_t pyramid_kings;
     Set lost;                        /* decision search: positions visited, none won */
+    Starts starts;                   /* decision search: the queued starts (_starts.c) */
     Memo relaxed;                    /* verdicts of the relaxed game (see _prune.c) */
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Memo word;                       /* verdicts of the word game (see _word.c) */
@@ -192,6 +229,10 @@ typedef struct {
  * the pass; the tables hash a key without them (see set_slot). */
 #define KEY_PASS (3ULL << 58)
 #define KEY_CONTEXT ((1ULL << 57) | (15ULL << 60))
+/* F_STARTS: an entry with this bit says the position is open, not lost: the last pass's starts
+ * its search reached are queued, not all decided yet (_starts.c). Hashed as the entries of the
+ * same position are, so that one cache miss finds both. */
+#define KEY_OPEN (1ULL << 61)
 
 static inline uint64_t key_of(const Pos *p) {
     return (uint64_t)p->pyr | ((uint64_t)p->rest << 28) | ((uint64_t)p->top << 52)
@@ -357,6 +398,13 @@ int word_lost(Ctx *c, const Pos *p);
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
 void apex_prefetch(const Ctx *c, const Pos *p);
+/* _starts.c */
+int starts_first(const Ctx *c, const Pos *p);
+int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int depth);
+int starts_pop(Ctx *c, Start *out);
+int starts_trail(Ctx *c, int parent, int from, int to);
+int starts_line(Ctx *c, int trail);
+void starts_free(Starts *s);
 /* _search.c */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
 int decide(Ctx *c, Pos p);

@@ -40,6 +40,18 @@
  *   the same values in the same order (see class_key in _core.h): a verdict of one is a
  *   verdict of every other, as they are the same game.
  *
+ * F_STARTS (see _starts.c for why): the search of the passes before the last queues the last
+ *   pass's starts it reaches instead of deciding each at once, and decides them fewest cards
+ *   first, keeping level with the search that finds them. Nothing is lost by the order: a line
+ *   to a win either wins before the last pass, which the search sees as it goes, or passes
+ *   through one start, which is decided in place, queued (and decided later, unless a win turns
+ *   up first), or already known lost or queued. So a node whose search queued a start, or met a
+ *   queued one, is not lost but open: its entry says so (KEY_OPEN), stops the search entering
+ *   it again (its starts are in the queue), and is no verdict (the PASSES rule does not read
+ *   it); a node with no open child gets its verdict as before. When the search is through, the
+ *   position is won exactly when a queued start is. A start decided from the queue is searched
+ *   above the current line and handed its line when won.
+ *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
  * outside the last pass the dead-end tests are not repeated: the cards are the same, and so is
@@ -57,6 +69,9 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
            || stacked_lost(c, p, usable);
 }
 
+/* What a node's search found: a win, no win, or no win yet among the starts it queued. */
+enum { LOST = 0, WON = 1, OPEN = 2 };
+
 /* Is the position of key known lost for a node of context ctx (not CTX_FULL) by an entry that
  * skips fewer moves: a fully searched node's, or, for a node reached by a draw, one reached
  * by another move that left the pyramid unchanged. */
@@ -65,25 +80,87 @@ static inline int known_lost(const Ctx *c, uint64_t key, int ctx) {
            || (ctx == CTX_DRAWN && set_has(&c->lost, with_context(key, CTX_PYRAMID_SAME)));
 }
 
-static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
+/* Is the position of key open (F_STARTS: its starts queued) for a node of context ctx, by its
+ * own entry or one that skips fewer moves (as known_lost)? */
+static inline int known_open(const Ctx *c, uint64_t key, int ctx) {
+    return c->starts.found
+           && (set_has(&c->lost, with_context(key, ctx) | KEY_OPEN)
+               || (ctx && set_has(&c->lost, key | KEY_OPEN))
+               || (ctx == CTX_DRAWN
+                   && set_has(&c->lost, with_context(key, CTX_PYRAMID_SAME) | KEY_OPEN)));
+}
+
+/* F_STARTS: the nodes spent deciding starts are kept within this multiple of those spent
+ * finding them (docs/solver.md). */
+#define STARTS_SHARE 1
+
+static inline int starts_budget(const Ctx *c) {
+    return c->starts.spent <= STARTS_SHARE * (c->nodes - c->starts.spent);
+}
+
+/* Queue the start p (reached in context ctx, with the relaxed game `relaxed` known won, its own
+ * steps from c->path[base - 1] on), with
+ * the trails of the nodes above it that have none yet (those below the deepest that has one);
+ * 0 when memory runs out. */
+static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base) {
+    Starts *s = &c->starts;
+    int f = s->frames;
+    while (f > 0 && s->frame_trail[f - 1] < 0) f--;
+    for (; f < s->frames; f++) {
+        int first = s->frame_base[f] ? s->frame_base[f] - 1 : 0;
+        s->frame_trail[f] = starts_trail(c, f ? s->frame_trail[f - 1] : -1, first,
+                                         s->frame_end[f]);
+        if (s->frame_trail[f] < 0) return 0;
+    }
+    int trail = starts_trail(c, s->frames ? s->frame_trail[s->frames - 1] : -1, base - 1, c->depth);
+    return trail >= 0 && starts_push(c, p, ctx, relaxed, trail, c->depth);
+}
+
+static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from);
+
+/* Decide queued starts, best first: while the budget allows, or all of them with `all`. Each
+ * is searched above the current line (c->path below it stays as it is); WON with the whole
+ * winning line in c->path: the start's line, then what its search found. */
+static int serve(Ctx *c, int all) {
+    int depth = c->depth;
+    Start s;
+    while (!c->aborted && (all || starts_budget(c)) && starts_pop(c, &s)) {
+        long long before = c->nodes;
+        /* From the last pass, so not queued again; check -1: not pruned when it was found. */
+        int r = dfs(c, s.p, -1, s.relaxed, s.ctx, c->passes - 1);
+        c->starts.spent += c->nodes - before;
+        if (r == WON) {
+            int found = c->depth - depth;
+            memmove(c->path + s.depth, c->path + depth, (size_t)found * sizeof(Step));
+            starts_line(c, s.trail);
+            c->depth = s.depth + found;
+            return WON;
+        }
+        c->depth = depth;
+    }
+    return LOST;
+}
+
+/* Search p, reached by a move from a position in pass `from` (the root: its own pass). */
+static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     int base = c->depth;
     Step moves[PYR * 4 + 8];
     int n;
     if (++c->nodes > c->limit && c->limit > 0) {
         c->aborted = 1;
-        return 0;
+        return LOST;
     }
     for (;;) {
         if (c->depth + 8 >= MAXPATH) { /* cannot happen: a game has fewer than 200 moves */
             c->aborted = 1;
-            return 0;
+            return LOST;
         }
         if (play_forced(c, &p, 1)) {
             check = 1;
             ctx = CTX_FULL;
         }
-        if (won(c, &p)) return 1;
-        if (is_last_pass(c, &p)) check = 1;
+        if (won(c, &p)) return WON;
+        if (is_last_pass(c, &p) && check >= 0) check = 1;
         n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, context_pyramid(p.pyr, ctx),
                       ctx == CTX_DRAWN);
         /* A position whose only move is a draw (or a recycle, with a pass limit) is the same
@@ -99,40 +176,73 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx) {
     }
     if (n == 0) {
         c->depth = base;
-        return 0;
+        return LOST;
     }
+    /* F_STARTS: a start is this pass's first node in the last pass; the earlier passes' nodes
+     * keep the frames that the lines to queued starts are made from. */
+    int queueing = (c->flags & F_STARTS) && c->passes >= 2, last = is_last_pass(c, &p);
+    int start = queueing && last && from < c->passes - 1 && c->starts.frames > 0;
     uint64_t key = table_key(c, &p), entry = with_context(key, ctx);
     size_t at = set_slot(&c->lost, entry), cap = c->lost.cap; /* where its entry would go */
     if (c->lost.slots[at] == entry || (ctx && known_lost(c, key, ctx))) {
         c->depth = base;
-        return 0;
+        return LOST;
     }
     for (int q = p.pass - 1; q >= 0; q--) { /* PASSES */
         uint64_t k = (key & ~KEY_PASS) | ((uint64_t)q << 58);
         if (set_has(&c->lost, with_context(k, ctx)) || (ctx && known_lost(c, k, ctx))) {
             c->depth = base;
-            return 0;
+            return LOST;
         }
     }
-    if (check && pruned(c, &p, &relaxed)) {
+    if (queueing && (!last || start) && known_open(c, key, ctx)) {
         c->depth = base;
-        return 0;
+        return OPEN;
+    }
+    if (check > 0 && pruned(c, &p, &relaxed)) {
+        c->depth = base;
+        return LOST;
+    }
+    long long first_node = c->nodes;
+    if (start && !(starts_first(c, &p) && starts_budget(c))
+        && queue_start(c, &p, ctx, relaxed, base)) {
+        set_add_at(&c->lost, entry | KEY_OPEN, at, cap);
+        if (serve(c, 0) == WON) return WON; /* c->path holds its line */
+        c->depth = base;
+        return c->aborted ? LOST : OPEN;
     }
     if (!c->passes) set_add(&c->lost, entry); /* entered */
+    int frame = -1;
+    if (queueing && !last && c->starts.frames < MAXPATH) {
+        frame = c->starts.frames++;
+        c->starts.frame_base[frame] = base;
+        c->starts.frame_end[frame] = c->depth;
+        c->starts.frame_trail[frame] = -1;
+    }
+    int result = LOST;
     for (int i = 0; i < n; i++) {
         Pos q = p;
         Step m = moves[i];
         apply(c, &q, m);
         push(c, m.op, m.a, m.b);
         int next = (c->flags & F_COMMUTE) ? context_after(m.op, p.pyr, q.pyr) : CTX_FULL;
-        if (dfs(c, q, m.op < OP_DRAW, relaxed, next))
-            return 1;
-        if (c->aborted) return 0;
+        int r = dfs(c, q, m.op < OP_DRAW, relaxed, next, p.pass);
+        if (r == WON) return WON;
+        if (c->aborted) return LOST;
+        if (r == OPEN) result = OPEN;
         c->depth--;
     }
-    if (c->passes) set_add_at(&c->lost, entry, at, cap); /* a verdict */
+    if (frame >= 0) c->starts.frames--;
+    if (start) c->starts.spent += c->nodes - first_node + 1; /* decided in place */
+    if (result == OPEN) set_add_at(&c->lost, entry | KEY_OPEN, at, cap); /* starts queued */
+    else if (c->passes) set_add_at(&c->lost, entry, at, cap); /* a verdict */
     c->depth = base;
-    return 0;
+    return result;
 }
 
-int decide(Ctx *c, Pos p) { return dfs(c, p, 1, 0, 0); }
+int decide(Ctx *c, Pos p) {
+    c->starts.frames = 0;
+    int r = dfs(c, p, 1, 0, 0, p.pass);
+    if (r == OPEN && !c->aborted) r = serve(c, 1); /* the starts still queued, best first */
+    return r == WON;
+}

@@ -51,6 +51,7 @@ static void setup_tables(Ctx *c) {
 
 static void free_ctx(Ctx *c) {
     set_free(&c->lost);
+    starts_free(&c->starts);
     free(c->relaxed.w);
     set_free(&c->bound);
     free(c->stacked.w);
