@@ -12,8 +12,9 @@ ARGS = ["-O3", "-std=c99", "-flto"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
 
-SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_moves", "_prune", "_word", "_apex",
-                                                 "_search", "_starts", "_par", "_playout")]
+SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_tables", "_moves", "_prune", "_word",
+                                                 "_apex", "_search", "_starts", "_par",
+                                                 "_playout")]
 
 setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=["app/engine/_core.h"],
                              extra_compile_args=ARGS, extra_link_args=["-flto"])])

@@ -2,6 +2,7 @@
  * The solver's core, shared by its C files: the position, the rules, the tables of a deal.
  *
  *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
+ *   _tables.c  the hash tables the searches keep;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
@@ -78,7 +79,7 @@ typedef struct {
     uint8_t op, a, b;
 } Step;
 
-/* ---- hash sets and maps of 64-bit keys (open addressing; key 0 marks an empty slot) ------ */
+/* ---- hash sets and maps of 64-bit keys (_tables.c; open addressing, key 0: an empty slot) */
 
 typedef struct {
     uint64_t *slots;

@@ -97,19 +97,6 @@ static inline uint64_t relaxed_key(uint32_t pyr, uint64_t counts) {
     return (uint64_t)pyr | (counts << PYR); /* 28 + 36 bits; never 0 while pyr is not empty */
 }
 
-/* Store (k1, k2) at `at`, where a lookup of it ended in a table of capacity `cap`; probes
- * again only when the table has grown since or the slot was taken. Out of memory: forget. */
-void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
-    if ((m->used + 1) * 2 > m->cap && !memo_grow(m)) return;
-    if (m->cap != cap || m->w[2 * at]) {
-        at = mix(k1) & (m->cap - 1);
-        while (m->w[2 * at]) at = (at + 1) & (m->cap - 1);
-    }
-    m->w[2 * at] = k1;
-    m->w[2 * at + 1] = k2;
-    m->used++;
-}
-
 int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts) {
     uint32_t fp;
     for (;;) {
