@@ -147,6 +147,22 @@ static int phased(Ctx *c, const Pos *p, int t, uint64_t c1, const Stops *stops, 
     return 0;
 }
 
+/* Can the cards before t (counts c1) pay for what P - P1 cannot pair inside itself, when P1
+ * less the apex has the imbalance `key`? Per pair of values, each card of P - P1 in excess
+ * (of v over 13 - v, or the other way) must go with a talon card of the complementary value,
+ * so phase 1's relaxed game needs at least that many; and P - P1's imbalance is the pyramid's
+ * less P1's, whatever P1's shape (`imbalance` is the pyramid's without the apex). A necessary
+ * condition, asked before any shape of that imbalance is looked at: on the slowest deals, half
+ * the shapes tried failed phase 1, most for want of cards (docs/solver.md). */
+static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
+    for (int v = 1; v <= 6; v++) {
+        int d = imbalance[v] - ((int)(key >> (5 * (v - 1)) & 31) - 16);
+        if (d > 0 && (int)(c1 >> (3 * (12 - v)) & 7) < d) return 0;  /* cards of 13 - v */
+        if (d < 0 && (int)(c1 >> (3 * (v - 1)) & 7) < -d) return 0; /* cards of v */
+    }
+    return 1;
+}
+
 /* Can the apex still go with the talon card at index t (see the header)? */
 static int partner_can(Ctx *c, const Pos *p, int t) {
     uint64_t c1 = 0, counts = 0;
@@ -178,13 +194,18 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
         if (v <= 6) balance[v]++;
         else balance[13 - v]--;
     }
+    int imbalance[7];
+    for (int v = 1; v <= 6; v++)
+        imbalance[v] = __builtin_popcount(p->pyr & ~1u & (uint32_t)c->of_value[v])
+                       - __builtin_popcount(p->pyr & ~1u & (uint32_t)c->of_value[13 - v]);
     uint32_t longer[64] = {0}; /* the imbalances of the longer stops (an imbalance is never 0) */
     for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
         uint32_t k = stops.key[s], h = (k * 2654435761u) >> 26;
         while (longer[h] && longer[h] != k) h = (h + 1) & 63;
         if (longer[h]) continue;
         longer[h] = k;
-        if (phased(c, p, t, c1, &stops, s, &left, before)) return 1;
+        if (affordable(imbalance, k, c1) && phased(c, p, t, c1, &stops, s, &left, before))
+            return 1;
     }
     return 0;
 }
