@@ -1,7 +1,7 @@
 """Compare the solver's verdicts with the committed ones, deal by deal, and time every solve.
 
     python bench/verify_verdicts.py [--deals 100000] [--start 1] [--goal G] [--passes P]
-                                    [--workers 1] [--out FILE]
+                                    [--workers 1] [--out FILE] [--slowest N]
 
 ``app/data/verdicts/{goal}-{passes}.txt.gz`` hold one letter per deal (W winnable, L not) for
 deals 1..100,000 in each variant, made by an earlier solver: the regression oracle (where the
@@ -14,7 +14,8 @@ as a multiple of the machine's speed: the time of the fixed pure-Python loop
 ``sum(range(10**6))`` (median of 5), measured at the start and the end.
 
 One worker by default, as the bench is meant to run beside other work on a shared machine;
-``--workers N`` splits the deals into N interleaved slices in N processes.
+``--workers N`` splits the deals into N interleaved slices in N processes; ``--slowest N``
+lists each variant's N slowest deals with their times.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def main() -> int:
     parser.add_argument("--passes", type=int, choices=[1, 2, 3], action="append")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="also write the report to this file")
+    parser.add_argument("--slowest", type=int, default=0, metavar="N",
+                        help="also list each variant's N slowest deals")
     args = parser.parse_args()
     variants = [(g, p) for g in args.goal or ["standard", "wholedeck"]
                 for p in args.passes or [1, 2, 3]]
@@ -121,6 +124,10 @@ def main() -> int:
                      f"{1000 * mean:>9.3f}{mean / unit:>7.3f}{1000 * statistics.median(secs):>8.3f}"
                      f"{1000 * p99:>8.1f}{p99 / unit:>7.2f}{1000 * slowest:>8.1f}"
                      f"{slowest / unit:>7.2f}{deal:>7}")
+    for variant in variants if args.slowest else []:
+        timed = sorted((t for r in results for t in r["seconds"][variant]), reverse=True)
+        listed = ", ".join(f"{deal} {1000 * t:.0f}" for t, deal in timed[:args.slowest])
+        lines.append(f"slowest {variant[0]} {variant[1]}p (deal ms): {listed}")
     for (goal, passes), number, got, want in diffs:
         lines.append(f"DIFF {goal} {passes}p deal {number}: solver {got}, committed {want}")
     lines.append(f"differences: {len(diffs)}")
