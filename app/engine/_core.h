@@ -8,7 +8,7 @@
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
  *   _apex.c    the apex test: how the last pyramid card can go, in the last pass;
  *   _search.c  the decision search: can this position be won at all?
- *   _starts.c  the last pass's starts, queued fewest cards first (the decision search's order);
+ *   _starts.c  the later passes' starts, queued fewest cards first (the decision search's order);
  *   _par.c     the par search: the fewest moves that win, proven minimal;
  *   _playout.c random playouts by the game's rules (for the difficulty measures).
  *
@@ -52,7 +52,7 @@
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
  * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
  * rule) in _search.c, the par search's in _par.c, F_SUITS at class_key below. F_STARTS is
- * not a pruning but the order the decision search decides the last pass's starts in
+ * not a pruning but the order the decision search decides the later passes' starts in
  * (_starts.c); it is switchable like them so that the tests can compare it with the plain
  * depth-first order. */
 #define F_KINGS 1
@@ -172,7 +172,7 @@ typedef struct {
     uint32_t key[NSHAPES];
 } ShapeIndex;
 
-/* The last pass's starts that the decision search has found and not decided yet (_starts.c):
+/* The later passes' starts that the decision search has found and not decided yet (_starts.c):
  * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
  * share their beginnings. */
 typedef struct {
@@ -181,7 +181,6 @@ typedef struct {
     uint64_t relaxed; /* the relaxed game known won there (see relaxed_lost) */
     int32_t trail;   /* the line to it (see Trail) */
     int32_t ctx;     /* F_COMMUTE's context it was reached in */
-    int32_t depth;   /* the length of that line */
 } Start;
 
 typedef struct {
@@ -199,8 +198,12 @@ typedef struct {
     size_t nsteps, steps_cap;
     uint32_t found;                      /* starts queued so far */
     long long spent;                     /* nodes spent deciding starts */
+    int serving;                         /* deciding a queued start now */
     int frames;                          /* the earlier passes' nodes on the current line: */
     int frame_base[MAXPATH], frame_end[MAXPATH], frame_trail[MAXPATH];
+    int floor;                           /* the first frame of the start being decided, */
+    int32_t root_trail;                  /* the trail of the line to it (-1: none), */
+    int root_depth;                      /* and where in c->path its search began */
 } Starts;
 
 typedef struct {
@@ -230,7 +233,7 @@ typedef struct {
  * the pass; the tables hash a key without them (see set_slot). */
 #define KEY_PASS (3ULL << 58)
 #define KEY_CONTEXT ((1ULL << 57) | (15ULL << 60))
-/* F_STARTS: an entry with this bit says the position is open, not lost: the last pass's starts
+/* F_STARTS: an entry with this bit says the position is open, not lost: the later passes' starts
  * its search reached are queued, not all decided yet (_starts.c). Hashed as the entries of the
  * same position are, so that one cache miss finds both. */
 #define KEY_OPEN (1ULL << 61)
@@ -401,10 +404,11 @@ int apex_lost(Ctx *c, const Pos *p);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _starts.c */
 int starts_first(const Ctx *c, const Pos *p);
-int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int depth);
+int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail);
 int starts_pop(Ctx *c, Start *out);
 int starts_trail(Ctx *c, int parent, int from, int to);
-int starts_line(Ctx *c, int trail);
+int starts_length(const Ctx *c, int trail);
+void starts_line(Ctx *c, int trail);
 void starts_free(Starts *s);
 /* _search.c */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);

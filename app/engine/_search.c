@@ -9,7 +9,7 @@
  *
  * PASSES: a position lost with more passes left is lost with fewer (every line of the second
  *   is a line of the first), so a table entry for the same cards and boundary in an earlier
- *   pass counts too. Only verdicts count so: with a pass limit the table holds nothing else.
+ *   pass counts too; with F_STARTS an open entry counts as well (see F_STARTS below).
  *
  * F_COMMUTE: a move on pyramid cards alone m (a pyramid pair, an overlap pair, a pyramid King)
  *   and a move r that leaves the pyramid as it was (a draw, a recycle, a pair of the two talon
@@ -40,17 +40,22 @@
  *   the same values in the same order (see class_key in _core.h): a verdict of one is a
  *   verdict of every other, as they are the same game.
  *
- * F_STARTS (see _starts.c for why): the search of the passes before the last queues the last
- *   pass's starts it reaches instead of deciding each at once, and decides them fewest cards
- *   first, keeping level with the search that finds them. Nothing is lost by the order: a line
- *   to a win either wins before the last pass, which the search sees as it goes, or passes
- *   through one start, which is decided in place, queued (and decided later, unless a win turns
- *   up first), or already known lost or queued. So a node whose search queued a start, or met a
- *   queued one, is not lost but open: its entry says so (KEY_OPEN), stops the search entering
- *   it again (its starts are in the queue), and is no verdict (the PASSES rule does not read
- *   it); a node with no open child gets its verdict as before. When the search is through, the
- *   position is won exactly when a queued start is. A start decided from the queue is searched
- *   above the current line and handed its line when won.
+ * F_STARTS (see _starts.c for why): the search queues the starts it reaches (a line's first
+ *   node in a later pass) instead of deciding each at once, and decides them fewest cards
+ *   first, keeping level with the search that finds them; deciding a start of a middle pass
+ *   queues the starts of the last pass that its search reaches. A node whose search queued a
+ *   start, or met a queued one, is not lost but open: its entry says so (KEY_OPEN) and stops
+ *   the search entering it again (its starts are in the queue); a node with no open child gets
+ *   its verdict as before. A start decided from the queue is searched above the current line
+ *   and handed its line when won. The PASSES rule reads open entries too: a position Q whose
+ *   cards and boundary an open node M of an earlier pass has is not searched. Every line of Q
+ *   is a line of M (more passes left), so Q can be won only if M can; and M's starts are all
+ *   queued, so the search will find such a win through M, by a line with fewer recycles. So
+ *   the search's answer is right, though an entry "lost" now means "lost, or won through such
+ *   an M": take a winning line with the fewest recycles (and of F_COMMUTE's form, which the
+ *   rewriting keeps); none of its positions has such an M (that M's line would need fewer
+ *   recycles), so by induction from its end none of them gets an entry "lost", and each of its
+ *   starts is queued, decided in place or met open, until the one its win is in is decided.
  *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
@@ -99,45 +104,59 @@ static inline int starts_budget(const Ctx *c) {
 }
 
 /* Queue the start p (reached in context ctx, with the relaxed game `relaxed` known won, its own
- * steps from c->path[base - 1] on), with
- * the trails of the nodes above it that have none yet (those below the deepest that has one);
- * 0 when memory runs out. */
+ * steps from c->path[base - 1] on), with the trails of the nodes above it that have none yet
+ * (those below the deepest that has one, down to the start being decided, if any: its line is
+ * root_trail); 0 when memory runs out. */
 static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base) {
     Starts *s = &c->starts;
     int f = s->frames;
-    while (f > 0 && s->frame_trail[f - 1] < 0) f--;
+    while (f > s->floor && s->frame_trail[f - 1] < 0) f--;
     for (; f < s->frames; f++) {
-        int first = s->frame_base[f] ? s->frame_base[f] - 1 : 0;
-        s->frame_trail[f] = starts_trail(c, f ? s->frame_trail[f - 1] : -1, first,
-                                         s->frame_end[f]);
+        int first = f == s->floor ? s->root_depth : s->frame_base[f] - 1;
+        int parent = f == s->floor ? s->root_trail : s->frame_trail[f - 1];
+        s->frame_trail[f] = starts_trail(c, parent, first, s->frame_end[f]);
         if (s->frame_trail[f] < 0) return 0;
     }
-    int trail = starts_trail(c, s->frames ? s->frame_trail[s->frames - 1] : -1, base - 1, c->depth);
-    return trail >= 0 && starts_push(c, p, ctx, relaxed, trail, c->depth);
+    int parent = s->frames > s->floor ? s->frame_trail[s->frames - 1] : s->root_trail;
+    int trail = starts_trail(c, parent, base - 1, c->depth);
+    return trail >= 0 && starts_push(c, p, ctx, relaxed, trail);
 }
 
 static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from);
 
 /* Decide queued starts, best first: while the budget allows, or all of them with `all`. Each
- * is searched above the current line (c->path below it stays as it is); WON with the whole
- * winning line in c->path: the start's line, then what its search found. */
+ * is searched above the current line (c->path below it stays as it is), and the starts its
+ * search reaches (a middle pass's reach the last pass) are queued: only this loop decides
+ * them, never one inside another. WON with the whole winning line in c->path: the start's
+ * line, then what its search found; else LOST, with c->path as it was. */
 static int serve(Ctx *c, int all) {
-    int depth = c->depth;
-    Start s;
-    while (!c->aborted && (all || starts_budget(c)) && starts_pop(c, &s)) {
+    Starts *s = &c->starts;
+    if (s->serving) return LOST;
+    int depth = c->depth, floor = s->floor, root_depth = s->root_depth;
+    int32_t root_trail = s->root_trail;
+    Start item;
+    s->serving = 1;
+    while (!c->aborted && (all || starts_budget(c)) && starts_pop(c, &item)) {
+        s->floor = s->frames;
+        s->root_trail = item.trail;
+        s->root_depth = depth;
         long long before = c->nodes;
-        /* From the last pass, so not queued again; check -1: not pruned when it was found. */
-        int r = dfs(c, s.p, -1, s.relaxed, s.ctx, c->passes - 1);
-        c->starts.spent += c->nodes - before;
+        /* From its own pass, so not queued again; check -1: not pruned when it was found. */
+        int r = dfs(c, item.p, -1, item.relaxed, item.ctx, item.p.pass);
+        s->spent += c->nodes - before;
         if (r == WON) {
-            int found = c->depth - depth;
-            memmove(c->path + s.depth, c->path + depth, (size_t)found * sizeof(Step));
-            starts_line(c, s.trail);
-            c->depth = s.depth + found;
+            int found = c->depth - depth, length = starts_length(c, item.trail);
+            memmove(c->path + length, c->path + depth, (size_t)found * sizeof(Step));
+            starts_line(c, item.trail);
+            c->depth = length + found;
             return WON;
         }
         c->depth = depth;
     }
+    s->serving = 0;
+    s->floor = floor;
+    s->root_trail = root_trail;
+    s->root_depth = root_depth;
     return LOST;
 }
 
@@ -178,10 +197,10 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
         c->depth = base;
         return LOST;
     }
-    /* F_STARTS: a start is this pass's first node in the last pass; the earlier passes' nodes
-     * keep the frames that the lines to queued starts are made from. */
+    /* F_STARTS: a start is a line's first node in a later pass; the earlier passes' nodes keep
+     * the frames that the lines to queued starts are made from. */
     int queueing = (c->flags & F_STARTS) && c->passes >= 2, last = is_last_pass(c, &p);
-    int start = queueing && last && from < c->passes - 1 && c->starts.frames > 0;
+    int start = queueing && p.pass > from && c->starts.frames > 0;
     uint64_t key = table_key(c, &p), entry = with_context(key, ctx);
     size_t at = set_slot(&c->lost, entry), cap = c->lost.cap; /* where its entry would go */
     if (c->lost.slots[at] == entry || (ctx && known_lost(c, key, ctx))) {
@@ -190,12 +209,13 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     }
     for (int q = p.pass - 1; q >= 0; q--) { /* PASSES */
         uint64_t k = (key & ~KEY_PASS) | ((uint64_t)q << 58);
-        if (set_has(&c->lost, with_context(k, ctx)) || (ctx && known_lost(c, k, ctx))) {
+        if (set_has(&c->lost, with_context(k, ctx)) || (ctx && known_lost(c, k, ctx))
+            || known_open(c, k, ctx)) {
             c->depth = base;
             return LOST;
         }
     }
-    if (queueing && (!last || start) && known_open(c, key, ctx)) {
+    if (queueing && (!last || start) && check >= 0 && known_open(c, key, ctx)) {
         c->depth = base;
         return OPEN;
     }
@@ -233,7 +253,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
         c->depth--;
     }
     if (frame >= 0) c->starts.frames--;
-    if (start) c->starts.spent += c->nodes - first_node + 1; /* decided in place */
+    if (start && !c->starts.serving) c->starts.spent += c->nodes - first_node + 1; /* in place */
     if (result == OPEN) set_add_at(&c->lost, entry | KEY_OPEN, at, cap); /* starts queued */
     else if (c->passes) set_add_at(&c->lost, entry, at, cap); /* a verdict */
     c->depth = base;
@@ -241,7 +261,8 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
 }
 
 int decide(Ctx *c, Pos p) {
-    c->starts.frames = 0;
+    c->starts.frames = c->starts.floor = c->starts.root_depth = c->starts.serving = 0;
+    c->starts.root_trail = -1;
     int r = dfs(c, p, 1, 0, 0, p.pass);
     if (r == OPEN && !c->aborted) r = serve(c, 1); /* the starts still queued, best first */
     return r == WON;

@@ -1,18 +1,19 @@
 /*
- * The last pass's starts, fewest cards first (F_STARTS): the order in which the decision search
- * (_search.c) decides them.
+ * The starts of the later passes, fewest cards first (F_STARTS): the order in which the
+ * decision search (_search.c) decides them.
  *
- * With two or three passes, every line of play reaches the last pass at a "start": the first
- * position of the last pass on that line (after the recycle into it, and whatever is stepped
- * through or forced after it). A depth-first search decides each start as it reaches it, so a
- * won deal whose few winning starts lie late in depth-first order is decided only after every
- * earlier start has been proven lost: the slowest won deals spent 90% of their nodes so
- * (docs/solver.md). So the search of the earlier passes queues the starts it reaches, and
- * decides them fewest cards first (a start with few cards left is the likelier win and the
- * cheaper to decide), keeping the nodes spent deciding starts level with the nodes spent
- * finding them; when the earlier passes are searched through, the rest of the queue is
- * decided in order. A start that is the best there is when it is found, while the budget
- * allows, is decided at once, in place: an easy deal is decided as before.
+ * With two or three passes, every line of play that recycles reaches the next pass at a
+ * "start": its first position there (after the recycle, and whatever is stepped through or
+ * forced after it). A depth-first search decides each start as it reaches it, so a won deal
+ * whose few winning starts lie late in depth-first order is decided only after every earlier
+ * start has been proven lost: the slowest won deals spent 90% of their nodes so
+ * (docs/solver.md). So the search queues the starts it reaches, and decides them fewest cards
+ * first (a start with few cards left is the likelier win and the cheaper to decide), keeping
+ * the nodes spent deciding starts level with the nodes spent finding them; when the search
+ * from the root is through, the rest of the queue is decided in order. Deciding a middle
+ * pass's start (three passes) queues the last pass's starts its search reaches. A start that
+ * is the best there is when it is found, while the budget allows, is decided at once, in
+ * place: an easy deal is decided as before.
  *
  * This file keeps the queue: a binary heap of starts by (cards left, order found), and the
  * lines that reach them, so that a start decided won hands back a whole winning line. A line is
@@ -49,17 +50,21 @@ int starts_trail(Ctx *c, int parent, int from, int to) {
     return (int)s->ntrails++;
 }
 
-/* Write the line of `trail` into c->path; returns its length. */
-int starts_line(Ctx *c, int trail) {
-    const Starts *s = &c->starts;
+/* The length of the line of `trail`. */
+int starts_length(const Ctx *c, int trail) {
     int length = 0;
-    for (int t = trail; t >= 0; t = s->trails[t].parent) length += s->trails[t].n;
-    int end = length;
+    for (int t = trail; t >= 0; t = c->starts.trails[t].parent) length += c->starts.trails[t].n;
+    return length;
+}
+
+/* Write the line of `trail` into c->path[0 .. its length). */
+void starts_line(Ctx *c, int trail) {
+    const Starts *s = &c->starts;
+    int end = starts_length(c, trail);
     for (int t = trail; t >= 0; t = s->trails[t].parent) {
         end -= s->trails[t].n;
         memcpy(c->path + end, s->steps + s->trails[t].first, (size_t)s->trails[t].n * sizeof(Step));
     }
-    return length;
 }
 
 /* Starts are ordered by their cards left in groups of this many, then in the order found:
@@ -80,12 +85,11 @@ int starts_first(const Ctx *c, const Pos *p) {
     return !c->starts.n || start_order(c, p) >> 32 <= c->starts.heap[0].order >> 32;
 }
 
-/* Queue the start p, reached in context ctx by the line of `trail`, `depth` steps long; 0 when
- * memory runs out. */
-int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int depth) {
+/* Queue the start p, reached in context ctx by the line of `trail`; 0 when memory runs out. */
+int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail) {
     Starts *s = &c->starts;
     if (!reserve((void **)&s->heap, &s->cap, s->n + 1, sizeof(Start))) return 0;
-    Start item = {*p, start_order(c, p), relaxed, trail, ctx, depth};
+    Start item = {*p, start_order(c, p), relaxed, trail, ctx};
     s->found++;
     size_t i = s->n++;
     while (i > 0 && s->heap[(i - 1) / 2].order > item.order) { /* sift up */

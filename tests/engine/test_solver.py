@@ -93,12 +93,15 @@ def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
                     assert wins(game, solution.moves)
 
 
-@pytest.mark.parametrize(("number", "goal"), [(72557, "wholedeck"), (88581, "standard")])
-def test_starts_fewest_cards_first_find_a_late_win_sooner(number: int, goal: str):
-    """Depth-first, these two-pass deals' few winning last-pass starts come after tens of
-    thousands of lost ones; queued fewest cards first (STARTS) they are decided in well under
-    half the nodes, and the line handed back, pieced together from the queue, still wins."""
-    game = Game(Deal.from_number(number), goal, 2)
+@pytest.mark.parametrize(("number", "goal", "passes"),
+                         [(72557, "wholedeck", 2), (88581, "standard", 2),
+                          (42582, "wholedeck", 3), (60952, "standard", 3)])
+def test_starts_fewest_cards_first_find_a_late_win_sooner(number: int, goal: str, passes: int):
+    """Depth-first, these deals' few winning starts (a line's first node in a later pass) come
+    after tens of thousands of lost ones; queued fewest cards first (STARTS) they are decided
+    in well under half the nodes, and the line handed back, pieced together from the queue (with
+    three passes, through a middle pass's start decided from it), still wins."""
+    game = Game(Deal.from_number(number), goal, passes)
     queued, depth_first = solve(game), solve(game, pruning=ALL_PRUNING & ~STARTS)
     assert queued.winnable is True and depth_first.winnable is True
     assert queued.nodes * 2 < depth_first.nodes
