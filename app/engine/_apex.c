@@ -39,10 +39,12 @@
  * indexed by their imbalance (per pair of values, the cards of v less those of 13 - v; about
  * three shapes share one), so a prefix's balance names the few P1 to try: a shape inside the
  * pyramid now, whose two relaxed games are won. Of the prefixes with the same balance only the
- * longest counts (the relaxed game is monotone in its cards). The verdict for each t is kept for
- * the solve: it depends on the pyramid and the talon, and on where the waste ends only when t
- * is in the waste or the goal is the whole deck (its word keeps the waste's cards apart), so
- * in the standard game a draw asks again only then.
+ * longest counts (the relaxed game is monotone in its cards). In the standard game the verdict
+ * for each t is kept for the solve: it depends on the pyramid and the talon, and on where the
+ * waste ends only when t is in the waste, so a draw asks again only then. In the whole-deck
+ * game it depends on where the waste ends too (the word keeps the waste's cards apart), every
+ * position asks anew, and one ask in seven found its verdict kept (deal 19400): it is not kept
+ * there, as its table cost more than it saved (docs/solver.md).
  */
 #include "_core.h"
 
@@ -220,12 +222,12 @@ static inline uint32_t apex_partners(const Ctx *c, const Pos *p) {
     return p->rest & (uint32_t)(c->of_value[13 - c->val[0]] >> PYR);
 }
 
-/* The key of the verdict for partner t: where the waste ends counts only when t is in it or
- * the goal is the whole deck (see the header). */
-static inline uint64_t apex_key(const Ctx *c, const Pos *p, int t) {
+/* The key of the verdict for partner t in the standard game: where the waste ends counts only
+ * when t is in it (see the header). */
+static inline uint64_t apex_key(const Pos *p, int t) {
     int in_waste = t < p->top;
     return (uint64_t)p->pyr | (uint64_t)p->rest << PYR | (uint64_t)t << 52
-           | (uint64_t)in_waste << 57 | (uint64_t)(in_waste || c->wholedeck ? p->top : 0) << 58;
+           | (uint64_t)in_waste << 57 | (uint64_t)(in_waste ? p->top : 0) << 58;
 }
 
 /* Start loading the table slots apex_lost will read, so that the cache misses overlap the
@@ -233,7 +235,7 @@ static inline uint64_t apex_key(const Ctx *c, const Pos *p, int t) {
 void apex_prefetch(const Ctx *c, const Pos *p) {
     if (!apex_asked(c, p) || !c->apex.cap) return;
     for (uint32_t m = apex_partners(c, p); m; m &= m - 1)
-        __builtin_prefetch(&c->apex.w[2 * (mix(apex_key(c, p, __builtin_ctz(m)))
+        __builtin_prefetch(&c->apex.w[2 * (mix(apex_key(p, __builtin_ctz(m)))
                                            & (c->apex.cap - 1))]);
 }
 
@@ -242,12 +244,12 @@ int apex_lost(Ctx *c, const Pos *p) {
     if (!c->shapes && !index_shapes(c)) return 0;
     for (uint32_t partners = apex_partners(c, p); partners; partners &= partners - 1) {
         int t = __builtin_ctz(partners);
-        uint64_t key = apex_key(c, p, t);
+        uint64_t key = apex_key(p, t);
         size_t at = 0, cap;
-        uint64_t verdict = memo_find(&c->apex, key, &at, &cap); /* 1 can, 2 cannot, 0 unknown */
+        uint64_t verdict = c->wholedeck ? 0 : memo_find(&c->apex, key, &at, &cap); /* 0: unknown */
         if (!verdict) {
             verdict = partner_can(c, p, t) ? 1 : 2;
-            memo_put(&c->apex, key, verdict, at, cap);
+            if (!c->wholedeck) memo_put(&c->apex, key, verdict, at, cap);
         }
         if (verdict == 1) return 0;
     }
