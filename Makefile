@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv clean
 
-$(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c)
+$(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

@@ -16,5 +16,7 @@ SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_tables", "_moves", "
                                                  "_apex", "_search", "_starts", "_par",
                                                  "_playout")]
 
-setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=["app/engine/_core.h"],
+HEADERS = ["app/engine/_core.h", "app/engine/_tables.h"]
+
+setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=HEADERS,
                              extra_compile_args=ARGS, extra_link_args=["-flto"])])

@@ -1,9 +1,8 @@
 /*
- * The tables every search keeps: hash sets and maps of positions (Set) and tables of verdicts
- * (Memo), open addressing with linear probing, a key of 0 marking an empty slot. Growing one
+ * The tables every search keeps (_tables.h): making, growing and freeing them. Growing one
  * allocates a larger table and rehashes into it.
  */
-#include "_core.h"
+#include "_tables.h"
 
 int set_init(Set *s, int with_values, uint64_t ignored) {
     s->cap = 1u << 12;
