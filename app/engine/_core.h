@@ -97,7 +97,7 @@ typedef struct {
  * share their beginnings. */
 typedef struct {
     Pos p;
-    uint64_t order;  /* cards left << 32 | the order they were found in: the heap's key */
+    uint64_t order;  /* its group of cards left << 32 | the order found: the heap's key */
     uint64_t relaxed; /* the relaxed game known won there (see relaxed_lost) */
     int32_t trail;   /* the line to it (see Trail) */
     int32_t ctx;     /* F_COMMUTE's context it was reached in */

@@ -9,8 +9,9 @@
  * start has been proven lost: the slowest won deals spent 90% of their nodes so
  * (docs/solver.md). So the search queues the starts it reaches, and decides them fewest cards
  * first (a start with few cards left is the likelier win and the cheaper to decide), keeping
- * the nodes spent deciding starts level with the nodes spent finding them; when the search
- * from the root is through, the rest of the queue is decided in order. Deciding a middle
+ * the nodes spent deciding starts within half of those spent finding them (starts_budget in
+ * _search.c); when the search from the root is through, the rest of the queue is decided in
+ * order. Deciding a middle
  * pass's start (three passes) queues the last pass's starts its search reaches. A start that
  * is the best there is when it is found, while the budget allows, is decided at once, in
  * place: an easy deal is decided as before.
