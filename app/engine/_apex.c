@@ -242,14 +242,15 @@ void apex_prefetch(const Ctx *c, const Pos *p) {
 int apex_lost(Ctx *c, const Pos *p) {
     if (!apex_asked(c, p)) return 0;
     if (!c->shapes && !index_shapes(c)) return 0;
+    int kept = !c->wholedeck; /* verdicts are kept in the standard game only (see the header) */
     for (uint32_t partners = apex_partners(c, p); partners; partners &= partners - 1) {
         int t = __builtin_ctz(partners);
         uint64_t key = apex_key(p, t);
         size_t at = 0, cap;
-        uint64_t verdict = c->wholedeck ? 0 : memo_find(&c->apex, key, &at, &cap); /* 0: unknown */
+        uint64_t verdict = kept ? memo_find(&c->apex, key, &at, &cap) : 0; /* 0: unknown */
         if (!verdict) {
             verdict = partner_can(c, p, t) ? 1 : 2;
-            if (!c->wholedeck) memo_put(&c->apex, key, verdict, at, cap);
+            if (kept) memo_put(&c->apex, key, verdict, at, cap);
         }
         if (verdict == 1) return 0;
     }

@@ -328,7 +328,7 @@ int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail);
 int starts_pop(Ctx *c, Start *out);
 int starts_trail(Ctx *c, int parent, int from, int to);
 int starts_length(const Ctx *c, int trail);
-void starts_line(Ctx *c, int trail);
+void starts_line(Ctx *c, int trail, int length);
 void starts_free(Starts *s);
 /* _search.c */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);

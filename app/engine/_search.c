@@ -42,7 +42,7 @@
  *
  * F_STARTS (see _starts.c for why): the search queues the starts it reaches (a line's first
  *   node in a later pass) instead of deciding each at once, and decides them fewest cards
- *   first, keeping level with the search that finds them; deciding a start of a middle pass
+ *   first, at half the pace the search finds them (starts_budget); deciding a start of a middle pass
  *   queues the starts of the last pass that its search reaches. A node whose search queued a
  *   start, or met a queued one, is not lost but open: its entry says so (KEY_OPEN) and stops
  *   the search entering it again (its starts are in the queue); a node with no open child gets
@@ -147,7 +147,7 @@ static int serve(Ctx *c, int all) {
         if (r == WON) {
             int found = c->depth - depth, length = starts_length(c, item.trail);
             memmove(c->path + length, c->path + depth, (size_t)found * sizeof(Step));
-            starts_line(c, item.trail);
+            starts_line(c, item.trail, length);
             c->depth = length + found;
             return WON;
         }

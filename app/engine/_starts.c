@@ -58,10 +58,10 @@ int starts_length(const Ctx *c, int trail) {
     return length;
 }
 
-/* Write the line of `trail` into c->path[0 .. its length). */
-void starts_line(Ctx *c, int trail) {
+/* Write the line of `trail`, `length` steps (starts_length), into c->path[0 .. length). */
+void starts_line(Ctx *c, int trail, int length) {
     const Starts *s = &c->starts;
-    int end = starts_length(c, trail);
+    int end = length;
     for (int t = trail; t >= 0; t = s->trails[t].parent) {
         end -= s->trails[t].n;
         memcpy(c->path + end, s->steps + s->trails[t].first, (size_t)s->trails[t].n * sizeof(Step));

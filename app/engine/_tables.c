@@ -73,9 +73,7 @@ int memo_grow(Memo *m) {
 /* Store (k1, k2) at `at`, where a lookup of it ended in a table of capacity `cap`; probes
  * again only when the table has grown since or the slot was taken. Out of memory: forget. */
 void memo_put(Memo *m, uint64_t k1, uint64_t k2, size_t at, size_t cap) {
-    /* Up to three quarters full (a Set, half): a verdict sits beside its key, so a probe run
-     * stays in few cache lines, and a smaller table is less to clear (docs/solver.md). */
-    if ((m->used + 1) * 4 > m->cap * 3 && !memo_grow(m)) return;
+    if (table_full(m->used, m->cap) && !memo_grow(m)) return;
     if (m->cap != cap || m->w[2 * at]) {
         at = mix(k1) & (m->cap - 1);
         while (m->w[2 * at]) at = (at + 1) & (m->cap - 1);

@@ -38,10 +38,14 @@ static inline size_t set_slot(const Set *s, uint64_t k) {
 
 static inline int set_has(const Set *s, uint64_t k) { return s->slots[set_slot(s, k)] == k; }
 
-/* Add k (with value v for a map); an existing key gets the new value. Out of memory: forget.
- * A set is kept up to three quarters full: eight slots share a cache line, and a smaller table
- * is less to clear (3-7% less time on the slowest deals, docs/solver.md). */
-static inline int set_full(const Set *s) { return (s->used + 1) * 4 > s->cap * 3; }
+/* Would one more entry fill a table of cap slots past three quarters? Sets and tables of
+ * verdicts are kept below that: a probe run stays in few cache lines, and a smaller table is
+ * less to clear (3-13% less time on the slowest deals, docs/solver.md). */
+static inline int table_full(size_t used, size_t cap) { return (used + 1) * 4 > cap * 3; }
+
+static inline int set_full(const Set *s) { return table_full(s->used, s->cap); }
+
+/* Add k (with value v for a map); an existing key gets the new value. Out of memory: forget. */
 
 static inline void set_put(Set *s, uint64_t k, uint8_t v) {
     if (set_full(s) && !set_grow(s)) return;
