@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.settings import Settings
 from app.store import LoadedGame, load
 from app.web.errors import PageError, is_api
-from app.web.threads import in_thread
+from app.web.threads import in_thread, release_threads
 
 
 async def get_session(request: Request) -> AsyncIterator[Session]:
@@ -28,13 +28,17 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 
     Making a session touches no database, nor does closing one that holds no transaction
     (a route that committed): both happen here, on the event loop. Closing one that still
-    holds a transaction rolls it back, on a worker thread, as any database call."""
+    holds a transaction rolls it back, on a worker thread of its own (``release_threads``): the
+    close gives a pooled connection back, and every other thread may be waiting for one. A
+    crowd opening deal links (a plain ``def`` page that reads, then leaves its session to be
+    closed here) while others started games held the whole pool that way until its timeout
+    answered 503."""
     session = request.app.state.db.sessions()
     try:
         yield session
     finally:
         if session.in_transaction():
-            await in_thread(session.close)
+            await in_thread(session.close, limiter=release_threads())
         else:
             session.close()
 

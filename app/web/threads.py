@@ -40,6 +40,26 @@ def database_threads() -> CapacityLimiter:
         return limiter
 
 
+RELEASE_THREADS = 2
+"""Worker threads that give pooled connections back (``release_threads``)."""
+
+_release_threads: RunVar[CapacityLimiter] = RunVar("pyramid_release_threads")
+
+
+def release_threads() -> CapacityLimiter:
+    """This event loop's limiter for closing a session that still holds a connection. Nothing
+    else runs under it, so a close never waits behind work that is itself waiting for a
+    connection: with the database's threads, or anyio's default ones that plain ``def`` routes
+    run on, a crowd whose threads all waited on a full pool would hold every thread a close
+    could take, and nobody would get a connection until the pool's timeout answered 503."""
+    try:
+        return _release_threads.get()
+    except LookupError:
+        limiter = CapacityLimiter(RELEASE_THREADS)
+        _release_threads.set(limiter)
+        return limiter
+
+
 async def in_thread(work: Callable[..., T], *args: Any,
                     limiter: CapacityLimiter | None = None) -> T:
     """``work(*args)`` on a worker thread, at most ``limiter``'s size at once (default: the

@@ -277,3 +277,36 @@ def test_a_loaded_game_holds_no_connection_once_read(app):
         assert app.state.db.engine.pool.checkedout() == 0
     finally:
         session.close()
+
+
+def test_deal_links_and_new_games_at_once_never_wait_on_the_pool(app, monkeypatch):
+    """A crowd without cookies opening deal links (a page that reads the deal's results on one
+    of anyio's request threads) while others start games: a link's session, left in a read's
+    transaction, is closed after the page is sent. If that close waited for a thread that the
+    requests waiting on a full pool held (the database's, or the request threads), nobody
+    would get a connection until the pool's timeout answered 503 (found with 40 new games and
+    60 link opens at once, against a server)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import sessionmaker
+
+    small = create_engine(app.state.settings.database_url, pool_size=3, max_overflow=0,
+                          pool_timeout=2, connect_args={"check_same_thread": False})
+    monkeypatch.setattr(app.state.db, "engine", small)
+    monkeypatch.setattr(app.state.db, "sessions", sessionmaker(small, expire_on_commit=False))
+
+    def timed(call, *args, **kwargs) -> tuple[int, float]:
+        began = time.monotonic()
+        return call(*args, **kwargs).status_code, time.monotonic() - began
+
+    cookieless = {"Cookie": "unrelated=1"}  # a header of its own keeps the client's jar out
+    with TestClient(app) as client, ThreadPoolExecutor(max_workers=80) as threads:
+        links = [threads.submit(timed, client.get, f"/deal/{3000 + n}?goal=wholedeck&passes=2",
+                                headers=cookieless) for n in range(60)]
+        games = [threads.submit(timed, client.post, "/api/games",
+                                json={"deal": 19400, "passes": 2}, headers=cookieless)
+                 for n in range(20)]
+        answered = [f.result() for f in links + games]
+    assert {status for status, _ in answered[:60]} == {200}
+    assert {status for status, _ in answered[60:]} == {201}
+    assert max(seconds for _, seconds in answered) < 2  # under the pool's timeout
+    small.dispose()
