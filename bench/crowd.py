@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/crowd.py [--hinters 40] [--duration 30]
     .venv/bin/python bench/crowd.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
-    .venv/bin/python bench/crowd.py --burst 60
+    .venv/bin/python bench/crowd.py --burst 60 [--links 60]
     .venv/bin/python bench/crowd.py --database-url ... --synchronous-commit off
 
 Starts the server as ``bench/load.py`` does (SQLite, one process; PostgreSQL, two). Then:
@@ -24,8 +24,9 @@ speed; and the disk's flush latency over the same window (``bench/disk.py``'s pr
 ``--flush-folder``), with how many of the bystander's slow moves overlap a stalled flush: a
 move commits, and on PostgreSQL a commit waits for the write-ahead log's flush.
 
-``--burst N`` instead lets N cookie-less players each create a game and ask a hint at once,
-and prints their answers and the slowest request. ``--verdicts N`` instead asks
+``--burst N`` instead lets N cookie-less players each create a game and ask a hint at once
+(with ``--links M``, while M cookie-less deal links are opened), and prints their answers and
+the slowest request. ``--verdicts N`` instead asks
 ``GET /api/deals/{n}/verdict`` for N random deal numbers (20 at a time) and counts the rows
 of the verdict table before and after, and after one deal is played and asked again (only a
 played deal's searched verdicts are kept).
@@ -232,7 +233,13 @@ def crowd(server: Server, deals: list[int], duration: float, warmup: float,
           f" a second); the hinters' own process {crowd_cpu:.1f} s")
 
 
-def burst(server: Server, players: int) -> None:
+def burst(server: Server, players: int, links: int) -> None:
+    async def link(number: int) -> tuple[int, float]:
+        began = time.perf_counter()
+        async with httpx.AsyncClient(base_url=server.url, timeout=120) as client:
+            page = await client.get(f"/deal/{number}?goal=wholedeck&passes=2")
+            return page.status_code, time.perf_counter() - began
+
     async def player() -> tuple[int, int, float]:
         began = time.perf_counter()
         async with httpx.AsyncClient(base_url=server.url, timeout=120) as client:
@@ -243,13 +250,18 @@ def burst(server: Server, players: int) -> None:
             return made.status_code, hinted.status_code, time.perf_counter() - began
 
     async def run():
-        return await asyncio.gather(*(player() for _ in range(players)))
+        return await asyncio.gather(asyncio.gather(*(player() for _ in range(players))),
+                                    asyncio.gather(*(link(3000 + n) for n in range(links))))
 
-    results = run_loop(run())
-    print(f"{players} cookie-less players, each a new game and a hint at once:")
+    results, opened = run_loop(run())
+    print(f"{players} cookie-less players, each a new game and a hint at once"
+          + (f", and {links} cookie-less deal links opened with them:" if links else ":"))
     print(f"  games: {dict(Counter(made for made, _, _ in results))}; "
           f"hints: {dict(Counter(hint for _, hint, _ in results))}; "
           f"slowest player {max(took for _, _, took in results):.2f} s")
+    if opened:
+        print(f"  links: {dict(Counter(status for status, _ in opened))}; "
+              f"slowest {max(took for _, took in opened):.2f} s")
 
 
 def verdicts(server: Server, database_url: str, count: int) -> None:
@@ -313,6 +325,8 @@ def main() -> None:
     parser.add_argument("--scan", type=int, default=100_000,
                         help="pick the hinters' deals among deals 1..this (default 100000)")
     parser.add_argument("--burst", type=int, help="N cookie-less players at once instead")
+    parser.add_argument("--links", type=int, default=0,
+                        help="with --burst: M cookie-less deal links opened at the same time")
     parser.add_argument("--verdicts", type=int, help="N verdict requests instead")
     parser.add_argument("--database-url")
     parser.add_argument("--workers", type=int)
@@ -360,7 +374,7 @@ def run(args: argparse.Namespace, postgres: bool, workers: int, unit: float) -> 
             kind = "PostgreSQL" if postgres else "SQLite"
             print(f"{kind}, {workers} server process{'es' if workers > 1 else ''}")
             if args.burst:
-                burst(server, args.burst)
+                burst(server, args.burst, args.links)
                 return
             if args.verdicts:
                 verdicts(server, url, args.verdicts)
