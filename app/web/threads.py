@@ -30,14 +30,19 @@ client's own collector pauses were taken out of its figures)."""
 _database_threads: RunVar[CapacityLimiter] = RunVar("pyramid_database_threads")
 
 
-def database_threads() -> CapacityLimiter:
-    """This event loop's limiter for ``in_one_hop`` (one per loop, as anyio's own)."""
+def _loop_limiter(var: RunVar[CapacityLimiter], size: int) -> CapacityLimiter:
+    """The limiter kept in ``var`` for this event loop (one per loop, as anyio's own)."""
     try:
-        return _database_threads.get()
+        return var.get()
     except LookupError:
-        limiter = CapacityLimiter(DATABASE_THREADS)
-        _database_threads.set(limiter)
+        limiter = CapacityLimiter(size)
+        var.set(limiter)
         return limiter
+
+
+def database_threads() -> CapacityLimiter:
+    """This event loop's limiter for ``in_one_hop``."""
+    return _loop_limiter(_database_threads, DATABASE_THREADS)
 
 
 RELEASE_THREADS = 2
@@ -52,12 +57,7 @@ def release_threads() -> CapacityLimiter:
     connection: with the database's threads, or anyio's default ones that plain ``def`` routes
     run on, a crowd whose threads all waited on a full pool would hold every thread a close
     could take, and nobody would get a connection until the pool's timeout answered 503."""
-    try:
-        return _release_threads.get()
-    except LookupError:
-        limiter = CapacityLimiter(RELEASE_THREADS)
-        _release_threads.set(limiter)
-        return limiter
+    return _loop_limiter(_release_threads, RELEASE_THREADS)
 
 
 async def in_thread(work: Callable[..., T], *args: Any,
