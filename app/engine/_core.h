@@ -141,6 +141,7 @@ typedef struct {
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
+    int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
