@@ -52,7 +52,7 @@ typedef struct {
                                        go with each other */
     int takes;                      /* only w[0..takes) may go into D */
     const uint8_t *w;
-    uint8_t next[MAXTALON + 1][14];  /* the first place >= i holding each value (m: none) */
+    uint32_t at[14];                /* the places holding each value, a bit each */
     int p[14];                      /* the pyramid's cards of each value */
     int d[14];                      /* D so far, per value */
     long budget;
@@ -92,8 +92,9 @@ static int reduces(Word *x, int i, uint32_t stack) {
     }
     int at = i; /* the stack's cards go top first, each with a later card: those, in order */
     for (uint32_t left = stack; left; left &= ~(1u << (31 - __builtin_clz(left)))) {
-        at = x->next[at][13 - x->w[31 - __builtin_clz(left)]];
-        if (at++ >= x->m) return 0;
+        uint32_t later = x->at[13 - x->w[31 - __builtin_clz(left)]] & (~0u << at);
+        if (!later) return 0;
+        at = __builtin_ctz(later) + 1;
     }
     if (--x->budget < 0) return 1;
     uint64_t state = (uint64_t)i | (uint64_t)stack << 5;
@@ -127,11 +128,7 @@ int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int t
     Word x = {.c = c, .pyr = pyr, .m = m, .waste = waste, .takes = takes, .w = w,
               .budget = WORD_BUDGET};
     for (uint32_t b = pyr; b; b &= b - 1) x.p[c->val[__builtin_ctz(b)]]++;
-    memset(x.next[m], m, sizeof x.next[m]);
-    for (int i = m - 1; i >= 0; i--) {
-        memcpy(x.next[i], x.next[i + 1], sizeof x.next[i]);
-        x.next[i][w[i]] = (uint8_t)i;
-    }
+    for (int i = 0; i < m; i++) x.at[w[i]] |= 1u << i;
     return reduces(&x, 0, 0);
 }
 
