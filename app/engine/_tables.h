@@ -30,8 +30,12 @@ int set_grow(Set *s);
  * bits s->ignored leaves out start their probes at the same slot: for the tables of
  * positions, the pass and how a node was searched (_search.c), so that one cache miss finds
  * all the entries a node looks for. */
+static inline size_t set_home(const Set *s, uint64_t k) {
+    return mix(k & ~s->ignored) & (s->cap - 1);
+}
+
 static inline size_t set_slot(const Set *s, uint64_t k) {
-    size_t j = mix(k & ~s->ignored) & (s->cap - 1);
+    size_t j = set_home(s, k);
     while (s->slots[j] && s->slots[j] != k) j = (j + 1) & (s->cap - 1);
     return j;
 }
