@@ -311,6 +311,8 @@ static inline int can_recycle(const Ctx *c, const Pos *p) {
 int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before, int drawn);
 int game_moves(const Ctx *c, const Pos *p, Step *out);
 int play_forced(Ctx *c, Pos *p, int talon_kings);
+int drawn_moves(const Ctx *c, const Pos *p, Step *out);
+int draw_may_force(const Ctx *c, const Pos *p);
 /* _prune.c */
 int is_dead(const Ctx *c, const Pos *p, uint32_t *usable);
 int relaxed_wins(Ctx *c, uint32_t pyr, uint64_t counts);

@@ -116,6 +116,20 @@ int gen_moves(const Ctx *c, const Pos *p, Step *out, int kings, uint32_t before,
     return talon_moves(c, p, st, wt, out, n);
 }
 
+/* The moves of a node reached by a draw, with F_KINGS and F_COMMUTE: gen_moves's with `drawn`
+ * and the pyramid before the draw the same, which leave only the stock top's pairs (from the
+ * lowest free card up), the two tops as a pair and a draw or a recycle. Made without the list of
+ * free cards: most nodes of the passes before the last are reached by a draw. */
+int drawn_moves(const Ctx *c, const Pos *p, Step *out) {
+    int n = 0, st = stock_top(c, p), wt = waste_top(p->rest, p->top);
+    if (st >= 0) {
+        uint32_t m = free_pyramid(p->pyr) & (uint32_t)c->of_value[13 - c->val[PYR + st]];
+        for (; m; m &= ~(1u << (31 - __builtin_clz(m))))
+            out[n++] = (Step){OP_PAIR, (uint8_t)(31 - __builtin_clz(m)), (uint8_t)(PYR + st)};
+    }
+    return talon_moves(c, p, st, wt, out, n);
+}
+
 /* Every legal move by the game's rules (no overlap pairs), for the random playouts, in their
  * own fixed order: Kings (pyramid, stock, waste), pyramid pairs and then pyramid cards with a
  * talon top, each from the apex down, then the talon's moves. A playout picks a move by its
@@ -141,6 +155,42 @@ static inline int loc_free(const Ctx *c, const Pos *p, uint32_t freepyr, int loc
     return t == stock_top(c, p) || t == waste_top(p->rest, p->top);
 }
 
+/* The cards the card at loc can still be paired with; wt is the waste's top (-1: none), which in
+ * the last pass can never meet a card under it (see F_DEAD). */
+static inline uint64_t partners_of(const Ctx *c, const Pos *p, int loc, int wt) {
+    uint64_t partners = ((uint64_t)p->pyr | ((uint64_t)p->rest << PYR)) & c->compat[loc];
+    if (wt >= 0 && loc == PYR + wt && is_last_pass(c, p))
+        partners &= ~((uint64_t)waste_bits(p->rest, wt) << PYR);
+    return partners;
+}
+
+/* Is there a safe move to play after a draw from a position that had none? Only what the draw
+ * changed can make one: the new stock top s is free now (a King; or a card whose one partner
+ * left is free, or the one partner left of a free card), and the waste top may have lost
+ * partners (in the last pass, the cards now under it). So when none of those holds, play_forced
+ * would play nothing, and need not be asked. */
+int draw_may_force(const Ctx *c, const Pos *p) {
+    int st = stock_top(c, p), wt = waste_top(p->rest, p->top);
+    uint32_t fp = free_pyramid(p->pyr);
+    if (st >= 0 && c->val[PYR + st] == 13) return (c->flags & F_KINGS) != 0;
+    if (!(c->flags & F_FORCED)) return 0;
+    if (st >= 0) {
+        uint64_t partners = partners_of(c, p, PYR + st, wt);
+        if (c->wholedeck && partners && !(partners & (partners - 1))
+            && loc_free(c, p, fp, __builtin_ctzll(partners)))
+            return 1;
+        for (uint64_t m = partners & fp; m; m &= m - 1) /* a free pyramid card with s alone */
+            if (partners_of(c, p, __builtin_ctzll(m), wt) == 1ULL << (PYR + st)) return 1;
+    }
+    if (c->wholedeck && wt >= 0) {
+        uint64_t partners = partners_of(c, p, PYR + wt, wt);
+        if (partners && !(partners & (partners - 1))
+            && loc_free(c, p, fp, __builtin_ctzll(partners)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Play the moves that are safe to play at once (F_KINGS, F_FORCED); returns how many.
  * `talon_kings`: whether a free talon King counts as safe (see F_KINGS). */
 int play_forced(Ctx *c, Pos *p, int talon_kings) {
@@ -162,22 +212,16 @@ int play_forced(Ctx *c, Pos *p, int talon_kings) {
             }
         }
         if (!(c->flags & F_FORCED)) break;
-        uint64_t present = (uint64_t)p->pyr | ((uint64_t)p->rest << PYR);
         uint64_t free_locs = fp;
         if (c->wholedeck) { /* in the standard game a talon card need not go */
             if (st >= 0) free_locs |= 1ULL << (PYR + st);
             if (wt >= 0) free_locs |= 1ULL << (PYR + wt);
         }
-        /* In the last pass the waste top can never meet a card under it (see F_DEAD). */
-        uint64_t under_waste_top = 0;
-        if (wt >= 0 && is_last_pass(c, p))
-            under_waste_top = (uint64_t)waste_bits(p->rest, wt) << PYR;
         int x = -1, y = -1;
         for (uint64_t m = free_locs; m; m &= m - 1) {
             int loc = __builtin_ctzll(m);
             if (c->val[loc] == 13) continue;
-            uint64_t partners = present & c->compat[loc];
-            if (loc == PYR + wt) partners &= ~under_waste_top;
+            uint64_t partners = partners_of(c, p, loc, wt);
             if (partners && !(partners & (partners - 1))
                 && loc_free(c, p, fp, __builtin_ctzll(partners))) {
                 x = loc;

@@ -197,14 +197,17 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
             c->aborted = 1;
             return LOST;
         }
-        if (play_forced(c, &p, 1)) {
+        /* A node reached by a draw (CTX_DRAWN) comes from a position with no safe move left. */
+        if ((ctx != CTX_DRAWN || draw_may_force(c, &p)) && play_forced(c, &p, 1)) {
             check = 1;
             ctx = CTX_FULL;
         }
         if (won(c, &p)) return WON;
         if (is_last_pass(c, &p) && check >= 0) check = 1;
-        n = gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2, context_pyramid(p.pyr, ctx),
-                      ctx == CTX_DRAWN);
+        n = ctx == CTX_DRAWN && (c->flags & F_KINGS)
+                ? drawn_moves(c, &p, moves)
+                : gen_moves(c, &p, moves, (c->flags & F_KINGS) ? 0 : 2,
+                            context_pyramid(p.pyr, ctx), ctx == CTX_DRAWN);
         /* A position whose only move is a draw (or a recycle, with a pass limit) is the same
          * as the next one: step through it here, without a node or a table entry. */
         if (n == 1 && (moves[0].op == OP_DRAW || (moves[0].op == OP_RECYCLE && c->passes))) {
