@@ -51,10 +51,10 @@
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
  * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
- * rule) in _search.c, the par search's in _par.c, F_SUITS at class_key below. F_STARTS is
- * not a pruning but the order the decision search decides the later passes' starts in
- * (_starts.c); it is switchable like them so that the tests can compare it with the plain
- * depth-first order. */
+ * rule) and F_DOMINANCE in _search.c, the par search's in _par.c, F_SUITS at class_key below.
+ * F_STARTS is not a pruning but the order the decision search decides the later passes'
+ * starts in (_starts.c); it is switchable like them so that the tests can compare it with the
+ * plain depth-first order. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -66,6 +66,7 @@
 #define F_APEX 256
 #define F_SUITS 512
 #define F_STARTS 1024
+#define F_DOMINANCE 2048
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -101,6 +102,7 @@ typedef struct {
     uint64_t relaxed; /* the relaxed game known won there (see relaxed_lost) */
     int32_t trail;   /* the line to it (see Trail) */
     int32_t ctx;     /* F_COMMUTE's context it was reached in */
+    int32_t tested;  /* its dead-end tests asked when found (else owed: F_DOMINANCE) */
 } Start;
 
 typedef struct {
@@ -327,7 +329,7 @@ int apex_lost(Ctx *c, const Pos *p);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _starts.c */
 int starts_first(const Ctx *c, const Pos *p);
-int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail);
+int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int tested);
 int starts_pop(Ctx *c, Start *out);
 int starts_trail(Ctx *c, int parent, int from, int to);
 int starts_length(const Ctx *c, int trail);

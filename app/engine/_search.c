@@ -57,6 +57,26 @@
  *   recycles), so by induction from its end none of them gets an entry "lost", and each of its
  *   starts is queued, decided in place or met open, until the one its win is in is decided.
  *
+ * F_DOMINANCE: a start S decided lost (in context ctx) makes lost every position D that is S
+ *   without two cards that make 13 with nothing left between them in S's stock, or without a
+ *   King in its stock (dominated_lost). For a line L that wins from D gives one that wins from
+ *   S: when L first turns up the card after the two (or has drawn them all), draw the first
+ *   and pair it, the waste's top, with the second, the stock's top (or take the King); then
+ *   S is where D was, and L goes on. The moves put in leave the pyramid as it was, so the line
+ *   can be rewritten into F_COMMUTE's form as L was, and its first move is one ctx allows
+ *   whenever L's is; so D's entry, of context ctx, says what S's does. And the search's
+ *   answer stays right with such entries (and the "lost" entries of F_STARTS): take the
+ *   winning lines with the fewest recycles, of F_COMMUTE's form; if a position on one ever got
+ *   a "lost" entry, take the first time it happened. It was not a dead-end test, nor an open
+ *   node of an earlier pass (fewer recycles); it was its search, after the next position on
+ *   its line had been found lost, or it was a D of some start S that had been decided lost.
+ *   But S, in the same pass, then has a winning line with as many recycles, through the
+ *   search's line to S, so S was such a position, decided lost before: either way not the
+ *   first time. The starts are decided most cards first within a group (_starts.c), so that a
+ *   start is mostly decided before the starts it dominates, and a start queued is put through
+ *   the dead-end tests only when it is decided, after its table entry: one dominated by then
+ *   costs a lookup. On the slowest two-pass deals, lost, a sixth to a quarter fewer nodes.
+ *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
  * outside the last pass the dead-end tests are not repeated: the cards are the same, and so is
@@ -126,11 +146,12 @@ static inline int starts_budget(const Ctx *c) {
     return 2 * c->starts.spent <= c->nodes - c->starts.spent;
 }
 
-/* Queue the start p (reached in context ctx, with the relaxed game `relaxed` known won, its own
+/* Queue the start p (reached in context ctx, with the relaxed game `relaxed` known won, `tested`
+ * by the dead-end tests or not, its own
  * steps from c->path[base - 1] on), with the trails of the nodes above it that have none yet
  * (those below the deepest that has one, down to the start being decided, if any: its line is
  * root_trail); 0 when memory runs out. */
-static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base) {
+static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base, int tested) {
     Starts *s = &c->starts;
     int f = s->frames;
     while (f > s->floor && s->frame_trail[f - 1] < 0) f--;
@@ -142,13 +163,33 @@ static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base
     }
     int parent = s->frames > s->floor ? s->frame_trail[s->frames - 1] : s->root_trail;
     int trail = starts_trail(c, parent, base - 1, c->depth);
-    return trail >= 0 && starts_push(c, p, ctx, relaxed, trail);
+    return trail >= 0 && starts_push(c, p, ctx, relaxed, trail, tested);
 }
 
 static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from);
 
+/* F_DOMINANCE: the start p, searched in context ctx, is lost; so is every position that is p
+ * without two cards next to each other in its stock that make 13, or without a King there. */
+static void dominated_lost(Ctx *c, const Pos *p, int ctx) {
+    if (!(c->flags & F_DOMINANCE) || c->aborted) return;
+    int before = -1; /* the stock card before this one */
+    for (uint32_t m = p->top < 32 ? p->rest & (~0u << p->top) : 0; m; m &= m - 1) {
+        int i = __builtin_ctz(m), v = c->val[PYR + i];
+        uint32_t gone = v == 13                                           ? 1u << i
+                        : before >= 0 && c->val[PYR + before] + v == 13 ? 1u << before | 1u << i
+                                                                          : 0;
+        before = i;
+        if (!gone) continue;
+        Pos d = *p;
+        d.rest &= ~gone;
+        d.top = next_at(c, d.rest, p->top);
+        if (!won(c, &d)) set_add(&c->lost, with_context(table_key(c, &d), ctx));
+    }
+}
+
 /* Decide queued starts, best first: while the budget allows, or all of them with `all`. Each
- * is searched above the current line (c->path below it stays as it is), and the starts its
+ * is put through the dead-end tests now if it was not when queued (F_DOMINANCE), and searched
+ * above the current line (c->path below it stays as it is), and the starts its
  * search reaches (a middle pass's reach the last pass) are queued: only this loop decides
  * them, never one inside another. WON with the whole winning line in c->path: the start's
  * line, then what its search found; else LOST, with c->path as it was. */
@@ -164,9 +205,10 @@ static int serve(Ctx *c, int all) {
         s->root_trail = item.trail;
         s->root_depth = depth;
         long long before = c->nodes;
-        /* From its own pass, so not queued again; check -1: not pruned when it was found. */
-        int r = dfs(c, item.p, -1, item.relaxed, item.ctx, item.p.pass);
+        /* From its own pass, so not queued again; check -2: its dead-end tests are owed, -1 not. */
+        int r = dfs(c, item.p, item.tested ? -1 : -2, item.relaxed, item.ctx, item.p.pass);
         s->spent += c->nodes - before;
+        if (r == LOST) dominated_lost(c, &item.p, item.ctx);
         if (r == WON) {
             int found = c->depth - depth, length = starts_length(c, item.trail);
             memmove(c->path + length, c->path + depth, (size_t)found * sizeof(Step));
@@ -246,13 +288,14 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
         c->depth = base;
         return OPEN;
     }
-    if (check > 0 && pruned(c, &p, &relaxed)) {
+    int queue = start && !(starts_first(c, &p) && starts_budget(c));
+    int defer = queue && check > 0 && (c->flags & F_DOMINANCE); /* tested when decided */
+    if (((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed)) {
         c->depth = base;
         return LOST;
     }
     long long first_node = c->nodes;
-    if (start && !(starts_first(c, &p) && starts_budget(c))
-        && queue_start(c, &p, ctx, relaxed, base)) {
+    if (queue && queue_start(c, &p, ctx, relaxed, base, !defer)) {
         set_add_at(&c->lost, entry | KEY_OPEN, at, cap);
         if (serve(c, 0) == WON) return WON; /* c->path holds its line */
         c->depth = base;
@@ -283,6 +326,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     if (start && !c->starts.serving) c->starts.spent += c->nodes - first_node + 1; /* in place */
     if (result == OPEN) set_add_at(&c->lost, entry | KEY_OPEN, at, cap); /* starts queued */
     else if (c->passes) set_add_at(&c->lost, entry, at, cap); /* a verdict */
+    if (p.pass > from && result == LOST) dominated_lost(c, &p, ctx); /* a start, in place */
     c->depth = base;
     return result;
 }

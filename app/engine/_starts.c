@@ -73,24 +73,30 @@ void starts_line(Ctx *c, int trail, int length) {
  * tables. On the slowest deals, lost ones spent 10-20% more time with exact counts first, 6-9%
  * with groups of 8 and 2-6% with groups of 16, and the won ones gained as much with 16 as with
  * exact counts: their winning starts have 11 to 23 cards left, most lost starts 30 to 45
- * (docs/solver.md). */
+ * (docs/solver.md). With two passes, within a group the starts with more cards go first: a
+ * start is then mostly decided before the starts it dominates (F_DOMINANCE in _search.c),
+ * which the depth-first order finds first, as it pairs before it draws. (With three passes
+ * that cost the slowest won deals three times the nodes: their middle pass's starts are
+ * kept in the order found.) */
 #define CARDS_GROUP 16
 
 static inline uint64_t start_order(const Ctx *c, const Pos *p) {
     int cards = __builtin_popcount(p->pyr) + __builtin_popcount(p->rest);
-    return (uint64_t)(cards / CARDS_GROUP) << 32 | c->starts.found;
+    uint64_t more = c->passes == 2 ? (uint64_t)(CARDS_GROUP - 1 - cards % CARDS_GROUP) : 0;
+    return (uint64_t)(cards / CARDS_GROUP) << 40 | more << 32 | c->starts.found;
 }
 
 /* Is p no worse than the best queued start (its group of cards left no larger)? */
 int starts_first(const Ctx *c, const Pos *p) {
-    return !c->starts.n || start_order(c, p) >> 32 <= c->starts.heap[0].order >> 32;
+    return !c->starts.n || start_order(c, p) >> 40 <= c->starts.heap[0].order >> 40;
 }
 
-/* Queue the start p, reached in context ctx by the line of `trail`; 0 when memory runs out. */
-int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail) {
+/* Queue the start p, reached in context ctx by the line of `trail`, `tested` by the dead-end
+ * tests or not (F_DOMINANCE); 0 when memory runs out. */
+int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int tested) {
     Starts *s = &c->starts;
     if (!reserve((void **)&s->heap, &s->cap, s->n + 1, sizeof(Start))) return 0;
-    Start item = {*p, start_order(c, p), relaxed, trail, ctx};
+    Start item = {*p, start_order(c, p), relaxed, trail, ctx, tested};
     s->found++;
     size_t i = s->n++;
     while (i > 0 && s->heap[(i - 1) / 2].order > item.order) { /* sift up */

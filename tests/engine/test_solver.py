@@ -16,6 +16,7 @@ from app.engine.solver import (
     APEX,
     COMMUTE,
     DEAD_ENDS,
+    DOMINANCE,
     FORCED_PAIRS,
     KINGS,
     NESTED,
@@ -81,7 +82,7 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
 
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
     flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX, SUITS,
-             STARTS]
+             STARTS, DOMINANCE]
     for goal, passes in VARIANTS:
         for number in range(1, 5):
             game = Game(Deal.from_number(number), goal, passes)
