@@ -143,6 +143,9 @@ typedef struct {
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
+    uint32_t class_rest, class_places; /* class_key's last talon and the places of its class, */
+    uint8_t class_place[MAXTALON];   /* card by card (class_made: once one is made) */
+    int class_made;
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
@@ -176,24 +179,32 @@ static inline uint64_t key_of(const Pos *p) {
  * given to the card before it (a sequence put where it first fits, which is the same for every
  * position of the class), and the stock's top the place of the first stock card. Two talon
  * cards of one value become interchangeable whenever nothing is left between them. Measured
- * (docs/solver.md): 15-30% fewer nodes, and a fifth to a tenth of the worst deals'. */
-static inline uint64_t class_key(const Ctx *c, const Pos *p) {
-    uint32_t places = 0;
-    int from = 0, top = c->n;
-    for (uint32_t m = p->rest; m; m &= m - 1) {
-        int i = __builtin_ctz(m);
-        uint32_t fits = (uint32_t)(c->of_value[c->val[PYR + i]] >> PYR) & (~0u << from);
-        int j = __builtin_ctz(fits); /* fits is never 0: place i itself is one */
-        if (i >= p->top && top == c->n) top = j;
-        places |= 1u << j;
-        from = j + 1;
+ * (docs/solver.md): 15-30% fewer nodes, and a fifth to a tenth of the worst deals'. The places
+ * of the last talon asked are kept, so that a position reached by a draw (the same talon, the
+ * stock's top moved) reads its key off them: most nodes of the passes before the last. */
+static inline uint64_t class_key(Ctx *c, const Pos *p) {
+    if (p->rest != c->class_rest || !c->class_made) { /* the places of this talon, made once */
+        uint32_t places = 0;
+        int from = 0;
+        for (uint32_t m = p->rest; m; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            uint32_t fits = (uint32_t)(c->of_value[c->val[PYR + i]] >> PYR) & (~0u << from);
+            int j = __builtin_ctz(fits); /* fits is never 0: place i itself is one */
+            c->class_place[i] = (uint8_t)j;
+            places |= 1u << j;
+            from = j + 1;
+        }
+        c->class_rest = p->rest;
+        c->class_places = places;
+        c->class_made = 1;
     }
-    return (uint64_t)p->pyr | ((uint64_t)places << 28) | ((uint64_t)top << 52)
+    int top = p->top < c->n ? c->class_place[p->top] : c->n;
+    return (uint64_t)p->pyr | ((uint64_t)c->class_places << 28) | ((uint64_t)top << 52)
            | ((uint64_t)p->pass << 58);
 }
 
 /* The key of p in the tables of positions: its class's with F_SUITS. */
-static inline uint64_t table_key(const Ctx *c, const Pos *p) {
+static inline uint64_t table_key(Ctx *c, const Pos *p) {
     return (c->flags & F_SUITS) ? class_key(c, p) : key_of(p);
 }
 
