@@ -50,7 +50,7 @@
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
- * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_COMMUTE (and the table's PASSES
+ * in _prune.c, F_WORD in _word.c, F_APEX and F_CONE in _apex.c, F_COMMUTE (and the table's PASSES
  * rule) and F_DOMINANCE in _search.c, the par search's in _par.c, F_SUITS at class_key below.
  * F_STARTS is not a pruning but the order the decision search decides the later passes'
  * starts in (_starts.c); it is switchable like them so that the tests can compare it with the
@@ -67,6 +67,7 @@
 #define F_SUITS 512
 #define F_STARTS 1024
 #define F_DOMINANCE 2048
+#define F_CONE 4096
 
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
@@ -96,6 +97,17 @@ typedef struct {
 /* The later passes' starts that the decision search has found and not decided yet (_starts.c):
  * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
  * share their beginnings. */
+/* F_CONE's state in a decision search: whether a start is being tested now, and what decides
+ * whether the test is worth asking at a start (see cone_worth in _search.c). */
+typedef struct {
+    int now;                   /* asked in this pruned() (at a start only) */
+    int sample, probe;         /* this start: searched without the test / tested regardless */
+    long long seen;            /* starts decided from the queue so far */
+    long long calls, kills;    /* tests asked, and positions they proved lost */
+    long long samples, sample_nodes; /* starts searched without the test, and their nodes */
+    uint8_t hint[PYR];         /* per card, the partner that passed last */
+} Cone;
+
 typedef struct {
     Pos p;
     uint64_t order;  /* its group of cards left << 32 | the order found: the heap's key */
@@ -143,6 +155,7 @@ typedef struct {
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
+    Cone cone;                       /* the cone test's (_apex.c) */
     uint32_t class_rest, class_places; /* class_key's last talon and the places of its class, */
     uint8_t class_place[MAXTALON];   /* card by card (class_made: once one is made) */
     int class_made;
@@ -337,6 +350,7 @@ int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
+int cone_lost(Ctx *c, const Pos *p);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _starts.c */
 int starts_first(const Ctx *c, const Pos *p);
