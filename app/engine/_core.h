@@ -160,6 +160,7 @@ typedef struct {
     uint8_t class_place[MAXTALON];   /* card by card (class_made: once one is made) */
     int class_made;
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
+    int apex_wordless;               /* the apex test asks no word now (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
