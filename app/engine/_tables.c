@@ -50,10 +50,12 @@ int set_grow(Set *s) {
     return 1;
 }
 
-/* Grow a Memo fourfold, not twofold: rehashing its entries (a cache miss each) was 9% of a
- * one-pass search's time, and the peak memory stayed about the same (docs/solver.md). */
+/* Grow a Memo fourfold while small, not twofold: rehashing its entries (a cache miss each) was
+ * 9% of a one-pass search's time (docs/solver.md). From 65,536 slots on, twofold: a table a
+ * quarter full is twice the cache misses' ground, and the slowest two-pass deals took 0.95-0.97
+ * of the time (whole deck 2 passes 62644: the stacked game's table 2 MB, not 4). */
 int memo_grow(Memo *m) {
-    size_t ncap = m->cap ? m->cap * 4 : 1u << 12;
+    size_t ncap = m->cap ? m->cap * (m->cap < (1u << 16) ? 4 : 2) : 1u << 12;
     uint64_t *nw = calloc(ncap * 2, sizeof(uint64_t));
     if (!nw) return 0;
     for (size_t i = 0; i < m->cap; i++) {
