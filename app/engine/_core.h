@@ -153,6 +153,7 @@ typedef struct {
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Memo word;                       /* verdicts of the word game (see _word.c) */
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
+    long long word_asks, word_kills; /* the word game's asks, and those it proved lost */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
     Cone cone;                       /* the cone test's (_apex.c) */
