@@ -67,7 +67,7 @@ static void make_shapes(int slot, uint32_t present) {
     if (row == 6 || !(present >> (slot + row + 1) & 3)) make_shapes(slot - 1, present);
 }
 
-static uint32_t CONE[PYR];                /* every slot covering this one, directly or not */
+uint32_t CONE[PYR]; /* every slot covering this one, directly or not (declared in _core.h) */
 static int16_t FREE_SHAPES[PYR][NSHAPES]; /* the shapes holding slot x with x free (F_CONE) */
 static int free_shapes_n[PYR];
 
@@ -182,11 +182,60 @@ static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
     return 1;
 }
 
+/* The stops after t: the places the drawing may stop at, from the first after t (once every
+ * waste card above t is in) to the end of the stock, each with its prefix's key, counts and
+ * place. */
+static void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops) {
+    uint64_t counts = 0;
+    int balance[7] = {0};
+    stops->n = 0;
+    for (uint32_t m = p->rest & ~((2u << t) - 1);; m &= m - 1) {
+        int i = m ? __builtin_ctz(m) : c->n;
+        if (i >= p->top) {
+            uint32_t k = 0;
+            for (int v = 1; v <= 6; v++) k |= (uint32_t)(16 - balance[v]) << (5 * (v - 1));
+            stops->key[stops->n] = k;
+            stops->at[stops->n] = i;
+            stops->counts[stops->n++] = counts;
+        }
+        if (!m) break;
+        int v = c->val[PYR + i];
+        if (v == 13) continue; /* a King goes alone */
+        counts += count_unit(v);
+        if (v <= 6) balance[v]++;
+        else balance[13 - v]--;
+    }
+}
+
+/* The imbalance of the pyramid pyr less the apex, per pair of values (for `affordable`). */
+static void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance) {
+    for (int v = 1; v <= 6; v++)
+        imbalance[v] = __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[v])
+                       - __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[13 - v]);
+}
+
+/* Asked of the stops longest first: is this the first (so the longest) stop of imbalance k?
+ * `longer` (64 slots, zeroed) holds the imbalances seen; an imbalance is never 0. */
+static inline int longest_of_its_key(uint32_t *longer, uint32_t k) {
+    uint32_t h = (k * 2654435761u) >> 26;
+    while (longer[h] && longer[h] != k) h = (h + 1) & 63;
+    if (longer[h]) return 0;
+    longer[h] = k;
+    return 1;
+}
+
+/* The next partner to ask: *hint first when it is one (then no more), else in talon order. */
+static inline int next_partner(uint32_t *partners, int *hint) {
+    int t = *hint >= 0 && (*partners >> *hint & 1) ? *hint : __builtin_ctz(*partners);
+    *hint = -1;
+    *partners &= ~(1u << t);
+    return t;
+}
+
 /* Can the apex still go with the talon card at index t (see the header)? */
 static int partner_can(Ctx *c, const Pos *p, int t) {
-    uint64_t c1 = 0, counts = 0;
-    int balance[7] = {0};
-    Stops stops = {.n = 0};
+    uint64_t c1 = 0;
+    Stops stops;
     Left left = {.m = 0};
     for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) { /* the cards before t */
         int i = __builtin_ctz(m), v = c->val[PYR + i];
@@ -197,33 +246,14 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
     }
     int before = left.m;
     left.takes = t >= p->top ? before : 0; /* under t in the waste, nothing goes in phase 1 */
-    for (uint32_t m = p->rest & ~((2u << t) - 1);; m &= m - 1) { /* the prefixes after t */
-        int i = m ? __builtin_ctz(m) : c->n;
-        if (i >= p->top) { /* every waste card above t is in: the drawing may stop here */
-            uint32_t k = 0;
-            for (int v = 1; v <= 6; v++) k |= (uint32_t)(16 - balance[v]) << (5 * (v - 1));
-            stops.key[stops.n] = k;
-            stops.at[stops.n] = i;
-            stops.counts[stops.n++] = counts;
-        }
-        if (!m) break;
-        int v = c->val[PYR + i];
-        if (v == 13) continue; /* a King goes alone */
-        counts += count_unit(v);
-        if (v <= 6) balance[v]++;
-        else balance[13 - v]--;
-    }
+    find_stops(c, p, t, &stops);
     int imbalance[7];
-    for (int v = 1; v <= 6; v++)
-        imbalance[v] = __builtin_popcount(p->pyr & ~1u & (uint32_t)c->of_value[v])
-                       - __builtin_popcount(p->pyr & ~1u & (uint32_t)c->of_value[13 - v]);
-    uint32_t longer[64] = {0}; /* the imbalances of the longer stops (an imbalance is never 0) */
+    pyramid_imbalance(c, p->pyr, imbalance);
+    uint32_t longer[64] = {0};
     for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
-        uint32_t k = stops.key[s], h = (k * 2654435761u) >> 26;
-        while (longer[h] && longer[h] != k) h = (h + 1) & 63;
-        if (longer[h]) continue;
-        longer[h] = k;
-        if (affordable(imbalance, k, c1) && phased(c, p, t, c1, &stops, s, &left, before))
+        uint32_t k = stops.key[s];
+        if (longest_of_its_key(longer, k) && affordable(imbalance, k, c1)
+            && phased(c, p, t, c1, &stops, s, &left, before))
             return 1;
     }
     return 0;
@@ -248,39 +278,21 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
  * P1 from the index by the imbalance P2 and the stop's prefix give it; `affordable` first. */
 static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p2s, int n2) {
     const ShapeIndex *ix = c->shapes;
-    uint64_t c1 = 0, counts = 0;
-    int balance[7] = {0}, imbalance[7];
-    Stops stops = {.n = 0};
+    uint64_t c1 = 0;
+    int imbalance[7];
+    Stops stops;
     if (t >= p->top) /* t in the stock: phase 1's cards */
         for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) {
             int v = c->val[PYR + __builtin_ctz(m)];
             if (v != 13) c1 += count_unit(v);
         }
-    for (uint32_t m = p->rest & ~((2u << t) - 1);; m &= m - 1) { /* the stops, as partner_can */
-        int i = m ? __builtin_ctz(m) : c->n;
-        if (i >= p->top) {
-            uint32_t k = 0;
-            for (int v = 1; v <= 6; v++) k |= (uint32_t)(16 - balance[v]) << (5 * (v - 1));
-            stops.key[stops.n] = k;
-            stops.counts[stops.n++] = counts;
-        }
-        if (!m) break;
-        int v = c->val[PYR + i];
-        if (v == 13) continue;
-        counts += count_unit(v);
-        if (v <= 6) balance[v]++;
-        else balance[13 - v]--;
-    }
+    find_stops(c, p, t, &stops);
     uint32_t pyr = p->pyr, longer[64] = {0};
-    for (int v = 1; v <= 6; v++)
-        imbalance[v] = __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[v])
-                       - __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[13 - v]);
+    pyramid_imbalance(c, pyr, imbalance);
     const uint32_t neutral = 16 | 16 << 5 | 16 << 10 | 16 << 15 | 16 << 20 | 16 << 25;
     for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
-        uint32_t k = stops.key[s], h = (k * 2654435761u) >> 26;
-        while (longer[h] && longer[h] != k) h = (h + 1) & 63;
-        if (longer[h]) continue;
-        longer[h] = k;
+        uint32_t k = stops.key[s];
+        if (!longest_of_its_key(longer, k)) continue;
         for (int j = 0; j < n2; j++) {
             uint32_t p2 = SHAPES[p2s[j]];
             uint32_t key = ix->key[p2s[j]] + k - neutral; /* P1's: P2's, less the prefix's */
@@ -325,10 +337,9 @@ int cone_lost(Ctx *c, const Pos *p) {
         int n2 = 0;
         for (int j = 0; j < free_shapes_n[x]; j++)
             if (!(SHAPES[FREE_SHAPES[x][j]] & ~p->pyr)) p2s[n2++] = FREE_SHAPES[x][j];
-        int hint = partners >> c->cone.hint[x] & 1 ? c->cone.hint[x] : -1;
-        for (int first = 1; partners && !can; first = 0) {
-            int t = first && hint >= 0 ? hint : __builtin_ctz(partners);
-            partners &= ~(1u << t);
+        int hint = c->cone.hint[x];
+        while (partners && !can) {
+            int t = next_partner(&partners, &hint);
             can = cone_partner_can(c, p, x, t, p2s, n2);
             if (can) c->cone.hint[x] = (uint8_t)t;
         }
@@ -377,10 +388,9 @@ int apex_lost(Ctx *c, const Pos *p) {
     if (!c->shapes && !index_shapes(c)) return 0;
     int kept = !c->wholedeck; /* verdicts are kept in the standard game only (see the header) */
     uint32_t partners = apex_partners(c, p);
-    int hint = partners >> c->apex_hint & 1 ? c->apex_hint : -1; /* asked first (see below) */
-    for (int first = 1; partners; first = 0) {
-        int t = first && hint >= 0 ? hint : __builtin_ctz(partners);
-        partners &= ~(1u << t);
+    int hint = c->apex_hint; /* asked first (see below) */
+    while (partners) {
+        int t = next_partner(&partners, &hint);
         uint64_t key = apex_key(p, t);
         size_t at = 0, cap;
         uint64_t verdict = kept ? memo_find(&c->apex, key, &at, &cap) : 0; /* 0: unknown */

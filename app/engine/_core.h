@@ -158,8 +158,7 @@ typedef struct {
     ShapeIndex *shapes;              /* made when the apex test is first asked */
     Cone cone;                       /* the cone test's (_apex.c) */
     uint32_t class_rest, class_places; /* class_key's last talon and the places of its class, */
-    uint8_t class_place[MAXTALON];   /* card by card (class_made: once one is made) */
-    int class_made;
+    uint8_t class_place[MAXTALON];   /* card by card (at first the empty talon's: none) */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     int apex_wordless;               /* the apex test asks no word now (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
@@ -198,7 +197,7 @@ static inline uint64_t key_of(const Pos *p) {
  * of the last talon asked are kept, so that a position reached by a draw (the same talon, the
  * stock's top moved) reads its key off them: most nodes of the passes before the last. */
 static inline uint64_t class_key(Ctx *c, const Pos *p) {
-    if (p->rest != c->class_rest || !c->class_made) { /* the places of this talon, made once */
+    if (p->rest != c->class_rest) { /* the places of this talon, made once */
         uint32_t places = 0;
         int from = 0;
         for (uint32_t m = p->rest; m; m &= m - 1) {
@@ -211,7 +210,6 @@ static inline uint64_t class_key(Ctx *c, const Pos *p) {
         }
         c->class_rest = p->rest;
         c->class_places = places;
-        c->class_made = 1;
     }
     int top = p->top < c->n ? c->class_place[p->top] : c->n;
     return (uint64_t)p->pyr | ((uint64_t)c->class_places << 28) | ((uint64_t)top << 52)
@@ -350,6 +348,7 @@ int stacked_lost(Ctx *c, const Pos *p, uint32_t usable);
 int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int takes);
 int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
+extern uint32_t CONE[PYR]; /* every slot covering this one, directly or not (apex_init) */
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
 int cone_lost(Ctx *c, const Pos *p);

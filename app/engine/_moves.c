@@ -164,6 +164,12 @@ static inline uint64_t partners_of(const Ctx *c, const Pos *p, int loc, int wt) 
     return partners;
 }
 
+/* Is `partners` a single card, free now? */
+static inline int one_free(const Ctx *c, const Pos *p, uint32_t fp, uint64_t partners) {
+    return partners && !(partners & (partners - 1))
+           && loc_free(c, p, fp, __builtin_ctzll(partners));
+}
+
 /* Is there a safe move to play after a draw from a position that had none? Only what the draw
  * changed can make one: the new stock top s is free now (a King; or a card whose one partner
  * left is free, or the one partner left of a free card), and the waste top may have lost
@@ -176,19 +182,11 @@ int draw_may_force(const Ctx *c, const Pos *p) {
     if (!(c->flags & F_FORCED)) return 0;
     if (st >= 0) {
         uint64_t partners = partners_of(c, p, PYR + st, wt);
-        if (c->wholedeck && partners && !(partners & (partners - 1))
-            && loc_free(c, p, fp, __builtin_ctzll(partners)))
-            return 1;
+        if (c->wholedeck && one_free(c, p, fp, partners)) return 1;
         for (uint64_t m = partners & fp; m; m &= m - 1) /* a free pyramid card with s alone */
             if (partners_of(c, p, __builtin_ctzll(m), wt) == 1ULL << (PYR + st)) return 1;
     }
-    if (c->wholedeck && wt >= 0) {
-        uint64_t partners = partners_of(c, p, PYR + wt, wt);
-        if (partners && !(partners & (partners - 1))
-            && loc_free(c, p, fp, __builtin_ctzll(partners)))
-            return 1;
-    }
-    return 0;
+    return c->wholedeck && wt >= 0 && one_free(c, p, fp, partners_of(c, p, PYR + wt, wt));
 }
 
 /* Play the moves that are safe to play at once (F_KINGS, F_FORCED); returns how many.
@@ -222,8 +220,7 @@ int play_forced(Ctx *c, Pos *p, int talon_kings) {
             int loc = __builtin_ctzll(m);
             if (c->val[loc] == 13) continue;
             uint64_t partners = partners_of(c, p, loc, wt);
-            if (partners && !(partners & (partners - 1))
-                && loc_free(c, p, fp, __builtin_ctzll(partners))) {
+            if (one_free(c, p, fp, partners)) {
                 x = loc;
                 y = __builtin_ctzll(partners);
                 break;

@@ -42,8 +42,8 @@
  *
  * F_STARTS (see _starts.c for why): the search queues the starts it reaches (a line's first
  *   node in a later pass) instead of deciding each at once, and decides them fewest cards
- *   first, at half the pace the search finds them (starts_budget); deciding a start of a middle pass
- *   queues the starts of the last pass that its search reaches. A node whose search queued a
+ *   first, at half the pace the search finds them (starts_budget); deciding a start of a
+ *   middle pass queues the starts of the last pass that its search reaches. A node whose search queued a
  *   start, or met a queued one, is not lost but open: its entry says so (KEY_OPEN) and stops
  *   the search entering it again (its starts are in the queue); a node with no open child gets
  *   its verdict as before. A start decided from the queue is searched above the current line

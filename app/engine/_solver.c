@@ -1,8 +1,9 @@
 /*
  * The solver's C core as a Python module: solve(...) reads one position and its rules, runs
  * the decision search (_search.c) or the par search (_par.c) with the GIL released, and hands
- * back (status, moves, nodes); playouts(...) plays random games from one (_playout.c). The position encoding is in _core.h; the argument for every
- * pruning is in the header of the file that does it (_moves.c, _prune.c, _search.c, _par.c).
+ * back (status, moves, nodes); playouts(...) plays random games from one (_playout.c). The
+ * position encoding is in _core.h; the argument for every pruning is in the header of the file
+ * that does it (_moves.c, _prune.c, _word.c, _apex.c, _search.c, _par.c).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -13,18 +14,11 @@
  * pyramid cards, neither covering the other (directly or not), except that with overlap pairs
  * a card and a card directly covering it can go together. */
 static void setup_tables(Ctx *c) {
-    uint32_t cone[PYR]; /* every slot covering this one, directly or not */
-    for (int r = 6; r >= 0; r--) {
+    for (int r = 0; r <= 6; r++) {
         for (int col = 0; col <= r; col++) {
             int i = r * (r + 1) / 2 + col;
-            cone[i] = 0;
-            c->cover[i][0] = c->cover[i][1] = NONE;
-            if (r < 6) {
-                int a = i + r + 1, b = i + r + 2;
-                cone[i] = (1u << a) | (1u << b) | cone[a] | cone[b];
-                c->cover[i][0] = (uint8_t)a;
-                c->cover[i][1] = (uint8_t)b;
-            }
+            c->cover[i][0] = r < 6 ? (uint8_t)(i + r + 1) : NONE;
+            c->cover[i][1] = r < 6 ? (uint8_t)(i + r + 2) : NONE;
         }
     }
     int total = PYR + c->n;
@@ -38,7 +32,7 @@ static void setup_tables(Ctx *c) {
         uint64_t m = 0;
         for (int y = 0; y < total; y++) {
             if (y == x || !c->val[x] || !c->val[y] || c->val[x] + c->val[y] != 13) continue;
-            if (x < PYR && y < PYR && (((cone[x] >> y) & 1) || ((cone[y] >> x) & 1))) {
+            if (x < PYR && y < PYR && (((CONE[x] >> y) & 1) || ((CONE[y] >> x) & 1))) {
                 int direct = c->cover[x][0] == y || c->cover[x][1] == y
                              || c->cover[y][0] == x || c->cover[y][1] == x;
                 if (!(c->overlap && direct)) continue;
@@ -230,6 +224,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver",
                                     "The solver's searches, in C.", -1, methods};
 
 PyMODINIT_FUNC PyInit__solver(void) {
-    apex_init(); /* the pyramid's shapes, once, before any search can run on another thread */
+    apex_init(); /* the pyramid's shapes and cones, once, before any search can run on another
+                  * thread (setup_tables reads the cones) */
     return PyModule_Create(&module);
 }

@@ -40,8 +40,6 @@ static inline size_t set_slot(const Set *s, uint64_t k) {
     return j;
 }
 
-static inline int set_has(const Set *s, uint64_t k) { return s->slots[set_slot(s, k)] == k; }
-
 /* Would one more entry fill a table of cap slots past three quarters? Sets and tables of
  * verdicts are kept below that: a probe run stays in few cache lines, and a smaller table is
  * less to clear (3-13% less time on the slowest deals, docs/solver.md). */
