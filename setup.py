@@ -13,10 +13,10 @@ if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
 
 SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_tables", "_moves", "_prune", "_word",
-                                                 "_apex", "_search", "_starts", "_par",
+                                                 "_apex", "_cone", "_search", "_starts", "_par",
                                                  "_playout")]
 
-HEADERS = ["app/engine/_core.h", "app/engine/_tables.h"]
+HEADERS = ["app/engine/_core.h", "app/engine/_tables.h", "app/engine/_shapes.h"]
 
 setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=HEADERS,
                              extra_compile_args=ARGS, extra_link_args=["-flto"])])

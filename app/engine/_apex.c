@@ -49,10 +49,10 @@
  * test weaker): inside a start's search the stacked game prunes nearly all it would (whole deck
  * 2 passes 62644: 496,788 nodes against 493,558) and the words were a tenth of the time.
  */
-#include "_core.h"
+#include "_shapes.h"
 
-static uint32_t SHAPES[NSHAPES];
-static int shapes_made;
+uint32_t SHAPES[NSHAPES];
+int shapes_made;
 
 /* Every shape, slot by slot from the last: a slot may be empty only when both slots covering
  * it are. */
@@ -68,8 +68,6 @@ static void make_shapes(int slot, uint32_t present) {
 }
 
 uint32_t CONE[PYR]; /* every slot covering this one, directly or not (declared in _core.h) */
-static int16_t FREE_SHAPES[PYR][NSHAPES]; /* the shapes holding slot x with x free (F_CONE) */
-static int free_shapes_n[PYR];
 
 void apex_init(void) {
     if (shapes_made) return;
@@ -79,10 +77,7 @@ void apex_init(void) {
             int i = r * (r + 1) / 2 + col;
             CONE[i] = r < 6 ? (3u << (i + r + 1)) | CONE[i + r + 1] | CONE[i + r + 2] : 0;
         }
-    for (int x = 0; x < PYR; x++)
-        for (int i = 0; i < shapes_made; i++)
-            if ((SHAPES[i] >> x & 1) && !(SHAPES[i] & CONE[x]))
-                FREE_SHAPES[x][free_shapes_n[x]++] = (int16_t)i;
+    cone_init();
 }
 
 /* The imbalance of a set of pyramid cards (see the header), 5 bits a pair, offset by 16. */
@@ -97,7 +92,7 @@ static inline uint32_t imbalance(const Ctx *c, uint32_t cards) {
 }
 
 /* The shapes that hold the apex, chained by the imbalance of the rest of their cards. */
-static int index_shapes(Ctx *c) {
+int index_shapes(Ctx *c) {
     ShapeIndex *x = malloc(sizeof(ShapeIndex));
     if (!x) return 0;
     for (int b = 0; b < SHAPE_BUCKETS; b++) x->head[b] = -1;
@@ -120,16 +115,6 @@ typedef struct {
     uint8_t w[MAXTALON];
     int m, waste, takes; /* w[0..waste) in the waste now; w[0..takes) may go with the pyramid */
 } Left;
-
-/* The stops after t, from the first the drawing may end at to the end of the stock: for each,
- * the imbalance P1 without the apex must have (the prefix's, negated: see the header), the
- * prefix's counts, and the place the stock goes on from. */
-typedef struct {
-    int n;
-    uint32_t key[MAXTALON + 1];
-    uint64_t counts[MAXTALON + 1];
-    int at[MAXTALON + 1];
-} Stops;
 
 /* In the whole-deck game, with the pyramid less P1 (`r1`) gone in phase 1: can the cards
  * before t, then the stock from talon place `at` on, go as a word? */
@@ -166,26 +151,10 @@ static int phased(Ctx *c, const Pos *p, int t, uint64_t c1, const Stops *stops, 
     return 0;
 }
 
-/* Can the cards before t (counts c1) pay for what P - P1 cannot pair inside itself, when P1
- * less the apex has the imbalance `key`? Per pair of values, each card of P - P1 in excess
- * (of v over 13 - v, or the other way) must go with a talon card of the complementary value,
- * so phase 1's relaxed game needs at least that many; and P - P1's imbalance is the pyramid's
- * less P1's, whatever P1's shape (`imbalance` is the pyramid's without the apex). A necessary
- * condition, asked before any shape of that imbalance is looked at: on the slowest deals, half
- * the shapes tried failed phase 1, most for want of cards (docs/solver.md). */
-static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
-    for (int v = 1; v <= 6; v++) {
-        int d = imbalance[v] - ((int)(key >> (5 * (v - 1)) & 31) - 16);
-        if (d > 0 && (int)(c1 >> (3 * (12 - v)) & 7) < d) return 0;  /* cards of 13 - v */
-        if (d < 0 && (int)(c1 >> (3 * (v - 1)) & 7) < -d) return 0; /* cards of v */
-    }
-    return 1;
-}
-
 /* The stops after t: the places the drawing may stop at, from the first after t (once every
  * waste card above t is in) to the end of the stock, each with its prefix's key, counts and
  * place. */
-static void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops) {
+void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops) {
     uint64_t counts = 0;
     int balance[7] = {0};
     stops->n = 0;
@@ -208,28 +177,10 @@ static void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops) {
 }
 
 /* The imbalance of the pyramid pyr less the apex, per pair of values (for `affordable`). */
-static void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance) {
+void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance) {
     for (int v = 1; v <= 6; v++)
         imbalance[v] = __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[v])
                        - __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[13 - v]);
-}
-
-/* Asked of the stops longest first: is this the first (so the longest) stop of imbalance k?
- * `longer` (64 slots, zeroed) holds the imbalances seen; an imbalance is never 0. */
-static inline int longest_of_its_key(uint32_t *longer, uint32_t k) {
-    uint32_t h = (k * 2654435761u) >> 26;
-    while (longer[h] && longer[h] != k) h = (h + 1) & 63;
-    if (longer[h]) return 0;
-    longer[h] = k;
-    return 1;
-}
-
-/* The next partner to ask: *hint first when it is one (then no more), else in talon order. */
-static inline int next_partner(uint32_t *partners, int *hint) {
-    int t = *hint >= 0 && (*partners >> *hint & 1) ? *hint : __builtin_ctz(*partners);
-    *hint = -1;
-    *partners &= ~(1u << t);
-    return t;
 }
 
 /* Can the apex still go with the talon card at index t (see the header)? */
@@ -255,98 +206,6 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
         if (longest_of_its_key(longer, k) && affordable(imbalance, k, c1)
             && phased(c, p, t, c1, &stops, s, &left, before))
             return 1;
-    }
-    return 0;
-}
-
-/* ---- the cone test (F_CONE) ----------------------------------------------------------------
- * The apex test's argument, for a pyramid card X other than the apex that no pyramid card can
- * ever go with (every card of the complementary value left there covers X or is covered by it)
- * and that some cards still cover (its cone). X goes with a talon card t once its cone is gone,
- * t being the stock's top or the waste's then. Till t leaves the stock, the pyramid P becomes P1
- * with the cards before t, as for the apex (phase 1). If t goes from the stock's top, the
- * pyramid is still P1 when X goes. Else t is drawn and stays on the waste till X takes it, and
- * each stock card turned up after t (the prefix, up to the stop) goes first, with a pyramid card
- * or with another of them; the pyramid is then P2, a shape in which X is free (it holds X and
- * no card of X's cone). So P1 less P2 went in phase 2 with pairs inside it and the prefix's
- * cards (its cards pair only inside P1 less P2: every card covering one of them is in P1 and
- * not in P2, P2 being a shape), and the rest of the prefix paired among themselves: per pair of
- * values the prefix's imbalance is the negative of P1 less P2's, and the relaxed game of P1
- * less P2 with the prefix's counts is won. For the apex P2 is the apex alone, and this is the
- * apex test without its whole-deck word, which is not asked here. A position is lost when some
- * such X has no t, stop, P2 and P1 that do all that. P2 comes from the shapes holding X free,
- * P1 from the index by the imbalance P2 and the stop's prefix give it; `affordable` first. */
-static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p2s, int n2) {
-    const ShapeIndex *ix = c->shapes;
-    uint64_t c1 = 0;
-    int imbalance[7];
-    Stops stops;
-    if (t >= p->top) /* t in the stock: phase 1's cards */
-        for (uint32_t m = p->rest & ((1u << t) - 1); m; m &= m - 1) {
-            int v = c->val[PYR + __builtin_ctz(m)];
-            if (v != 13) c1 += count_unit(v);
-        }
-    find_stops(c, p, t, &stops);
-    uint32_t pyr = p->pyr, longer[64] = {0};
-    pyramid_imbalance(c, pyr, imbalance);
-    const uint32_t neutral = 16 | 16 << 5 | 16 << 10 | 16 << 15 | 16 << 20 | 16 << 25;
-    for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
-        uint32_t k = stops.key[s];
-        if (!longest_of_its_key(longer, k)) continue;
-        for (int j = 0; j < n2; j++) {
-            uint32_t p2 = SHAPES[p2s[j]];
-            uint32_t key = ix->key[p2s[j]] + k - neutral; /* P1's: P2's, less the prefix's */
-            if (!affordable(imbalance, key, c1)) continue;
-            for (int i = ix->head[mix(key) & (SHAPE_BUCKETS - 1)]; i >= 0; i = ix->next[i]) {
-                uint32_t p1 = SHAPES[i];
-                if (ix->key[i] != key || (p1 & ~pyr) || (p2 & ~p1)) continue;
-                if (relaxed_wins(c, p1 & ~p2, stops.counts[s])
-                    && (p1 == pyr || relaxed_wins(c, pyr & ~p1, c1)))
-                    return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* The cone test asks the cards of rows 1 to 3: lower ones have cones too small to matter
- * (rows 1 and 2 pruned the same nodes as rows 1 to 5 on the slowest deals). Before any shape,
- * the likeliest way for each partner in the stock: the cone goes in phase 1 and t from the
- * stock's top; then the partner that passed last for X first. */
-#define CONE_ASKED 0x3feu
-
-int cone_lost(Ctx *c, const Pos *p) {
-    if (!(c->flags & F_CONE) || !c->cone.now || c->overlap || !is_last_pass(c, p)
-        || !shapes_made)
-        return 0;
-    if (!c->shapes && !index_shapes(c)) return 0;
-    c->cone.calls++;
-    for (uint32_t m = p->pyr & CONE_ASKED & ~c->pyramid_kings; m; m &= m - 1) {
-        int x = __builtin_ctz(m);
-        if ((c->compat[x] & p->pyr) || !(CONE[x] & p->pyr)) continue;
-        uint32_t partners = p->rest & (uint32_t)(c->of_value[13 - c->val[x]] >> PYR);
-        uint64_t c1 = 0;
-        int can = 0;
-        for (uint32_t r = p->rest; r && !can; r &= r - 1) {
-            int i = __builtin_ctz(r);
-            if ((partners >> i & 1) && i >= p->top) can = relaxed_wins(c, CONE[x] & p->pyr, c1);
-            if (c->val[PYR + i] != 13) c1 += count_unit(c->val[PYR + i]);
-        }
-        if (can) continue;
-        int16_t p2s[NSHAPES];
-        int n2 = 0;
-        for (int j = 0; j < free_shapes_n[x]; j++)
-            if (!(SHAPES[FREE_SHAPES[x][j]] & ~p->pyr)) p2s[n2++] = FREE_SHAPES[x][j];
-        int hint = c->cone.hint[x];
-        while (partners && !can) {
-            int t = next_partner(&partners, &hint);
-            can = cone_partner_can(c, p, x, t, p2s, n2);
-            if (can) c->cone.hint[x] = (uint8_t)t;
-        }
-        if (!can) {
-            c->cone.kills++;
-            return 1;
-        }
     }
     return 0;
 }

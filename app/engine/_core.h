@@ -7,6 +7,8 @@
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
  *   _apex.c    the apex test: how the last pyramid card can go, in the last pass;
+ *   _cone.c    the cone test: the same for a card only the talon can partner (_shapes.h: what
+ *              the two share);
  *   _search.c  the decision search: can this position be won at all?
  *   _starts.c  the later passes' starts, queued fewest cards first (the decision search's order);
  *   _par.c     the par search: the fewest moves that win, proven minimal;
@@ -50,8 +52,9 @@
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
- * in _prune.c, F_WORD in _word.c, F_APEX and F_CONE in _apex.c, F_COMMUTE (and the table's PASSES
- * rule) and F_DOMINANCE in _search.c, the par search's in _par.c, F_SUITS at class_key below.
+ * in _prune.c, F_WORD in _word.c, F_APEX in _apex.c, F_CONE in _cone.c, F_COMMUTE (and the
+ * table's PASSES rule) and F_DOMINANCE in _search.c, the par search's in _par.c, F_SUITS at
+ * class_key below.
  * F_STARTS is not a pruning but the order the decision search decides the later passes'
  * starts in (_starts.c); it is switchable like them so that the tests can compare it with the
  * plain depth-first order. */
@@ -156,7 +159,7 @@ typedef struct {
     long long word_asks, word_kills; /* the word game's asks, and those it proved lost */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
-    Cone cone;                       /* the cone test's (_apex.c) */
+    Cone cone;                       /* the cone test's (_cone.c) */
     uint32_t class_rest, class_places; /* class_key's last talon and the places of its class, */
     uint8_t class_place[MAXTALON];   /* card by card (at first the empty talon's: none) */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */

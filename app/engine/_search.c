@@ -40,22 +40,22 @@
  *   the same values in the same order (see class_key in _core.h): a verdict of one is a
  *   verdict of every other, as they are the same game.
  *
- * F_STARTS (see _starts.c for why): the search queues the starts it reaches (a line's first
- *   node in a later pass) instead of deciding each at once, and decides them fewest cards
- *   first, at half the pace the search finds them (starts_budget); deciding a start of a
- *   middle pass queues the starts of the last pass that its search reaches. A node whose search queued a
- *   start, or met a queued one, is not lost but open: its entry says so (KEY_OPEN) and stops
- *   the search entering it again (its starts are in the queue); a node with no open child gets
- *   its verdict as before. A start decided from the queue is searched above the current line
- *   and handed its line when won. The PASSES rule reads open entries too: a position Q whose
- *   cards and boundary an open node M of an earlier pass has is not searched. Every line of Q
- *   is a line of M (more passes left), so Q can be won only if M can; and M's starts are all
- *   queued, so the search will find such a win through M, by a line with fewer recycles. So
- *   the search's answer is right, though an entry "lost" now means "lost, or won through such
- *   an M": take a winning line with the fewest recycles (and of F_COMMUTE's form, which the
- *   rewriting keeps); none of its positions has such an M (that M's line would need fewer
- *   recycles), so by induction from its end none of them gets an entry "lost", and each of its
- *   starts is queued, decided in place or met open, until the one its win is in is decided.
+ * F_STARTS (see _starts.c for why): the search queues the starts it reaches (a line's first node in
+ *   a later pass) instead of deciding each at once, and decides them fewest cards first, at half
+ *   the pace the search finds them (starts_budget); deciding a start of a middle pass queues the
+ *   starts of the last pass that its search reaches. A node whose search queued a start, or met a
+ *   queued one, is not lost but open: its entry says so (KEY_OPEN) and stops the search entering it
+ *   again (its starts are in the queue); a node with no open child gets its verdict as before. A
+ *   start decided from the queue is searched above the current line and handed its line when won.
+ *   The PASSES rule reads open entries too: a position Q whose cards and boundary an open node M of
+ *   an earlier pass has is not searched. Every line of Q is a line of M (more passes left), so Q
+ *   can be won only if M can; and M's starts are all queued, so the search will find such a win
+ *   through M, by a line with fewer recycles. So the search's answer is right, though an entry
+ *   "lost" now means "lost, or won through such an M": take a winning line with the fewest recycles
+ *   (and of F_COMMUTE's form, which the rewriting keeps); none of its positions has such an M (that
+ *   M's line would need fewer recycles), so by induction from its end none of them gets an entry
+ *   "lost", and each of its starts is queued, decided in place or met open, until the one its win
+ *   is in is decided.
  *
  * F_DOMINANCE: a start S decided lost (in context ctx) makes lost every position D that is S
  *   without two cards that make 13 with nothing left between them in S's stock, or without a

@@ -3,7 +3,7 @@
  * the decision search (_search.c) or the par search (_par.c) with the GIL released, and hands
  * back (status, moves, nodes); playouts(...) plays random games from one (_playout.c). The
  * position encoding is in _core.h; the argument for every pruning is in the header of the file
- * that does it (_moves.c, _prune.c, _word.c, _apex.c, _search.c, _par.c).
+ * that does it (_moves.c, _prune.c, _word.c, _apex.c, _cone.c, _search.c, _par.c).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

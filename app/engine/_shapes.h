@@ -1,0 +1,62 @@
+/*
+ * The pyramid's shapes, and what the apex test (_apex.c) and the cone test (_cone.c) share:
+ * the stops a partner's prefix may end at, and the checks asked before any shape.
+ */
+#ifndef PYRAMID_SHAPES_H
+#define PYRAMID_SHAPES_H
+
+#include "_core.h"
+
+extern uint32_t SHAPES[NSHAPES]; /* every shape a pyramid can have (made by apex_init) */
+extern int shapes_made;
+
+/* The stops after t, from the first the drawing may end at to the end of the stock: for each,
+ * the imbalance P1 without the apex must have (the prefix's, negated: see _apex.c's header), the
+ * prefix's counts, and the place the stock goes on from. */
+typedef struct {
+    int n;
+    uint32_t key[MAXTALON + 1];
+    uint64_t counts[MAXTALON + 1];
+    int at[MAXTALON + 1];
+} Stops;
+
+int index_shapes(Ctx *c);
+void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops);
+void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance);
+void cone_init(void);
+
+/* Can the cards before t (counts c1) pay for what P - P1 cannot pair inside itself, when P1
+ * less the apex has the imbalance `key`? Per pair of values, each card of P - P1 in excess
+ * (of v over 13 - v, or the other way) must go with a talon card of the complementary value,
+ * so phase 1's relaxed game needs at least that many; and P - P1's imbalance is the pyramid's
+ * less P1's, whatever P1's shape (`imbalance` is the pyramid's without the apex). A necessary
+ * condition, asked before any shape of that imbalance is looked at: on the slowest deals, half
+ * the shapes tried failed phase 1, most for want of cards (docs/solver.md). */
+static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
+    for (int v = 1; v <= 6; v++) {
+        int d = imbalance[v] - ((int)(key >> (5 * (v - 1)) & 31) - 16);
+        if (d > 0 && (int)(c1 >> (3 * (12 - v)) & 7) < d) return 0;  /* cards of 13 - v */
+        if (d < 0 && (int)(c1 >> (3 * (v - 1)) & 7) < -d) return 0; /* cards of v */
+    }
+    return 1;
+}
+
+/* Asked of the stops longest first: is this the first (so the longest) stop of imbalance k?
+ * `longer` (64 slots, zeroed) holds the imbalances seen; an imbalance is never 0. */
+static inline int longest_of_its_key(uint32_t *longer, uint32_t k) {
+    uint32_t h = (k * 2654435761u) >> 26;
+    while (longer[h] && longer[h] != k) h = (h + 1) & 63;
+    if (longer[h]) return 0;
+    longer[h] = k;
+    return 1;
+}
+
+/* The next partner to ask: *hint first when it is one (then no more), else in talon order. */
+static inline int next_partner(uint32_t *partners, int *hint) {
+    int t = *hint >= 0 && (*partners >> *hint & 1) ? *hint : __builtin_ctz(*partners);
+    *hint = -1;
+    *partners &= ~(1u << t);
+    return t;
+}
+
+#endif
