@@ -77,7 +77,6 @@ void apex_init(void) {
             int i = r * (r + 1) / 2 + col;
             CONE[i] = r < 6 ? (3u << (i + r + 1)) | CONE[i + r + 1] | CONE[i + r + 2] : 0;
         }
-    cone_init();
 }
 
 /* The imbalance of a set of pyramid cards (see the header), 5 bits a pair, offset by 16. */

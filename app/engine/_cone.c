@@ -24,7 +24,7 @@
 static int16_t FREE_SHAPES[PYR][NSHAPES]; /* the shapes holding slot x with x free */
 static int free_shapes_n[PYR];
 
-/* Made once with the shapes (apex_init). */
+/* Made once, after the shapes (apex_init): at the module's load. */
 void cone_init(void) {
     for (int x = 0; x < PYR; x++)
         for (int i = 0; i < shapes_made; i++)

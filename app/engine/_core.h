@@ -354,8 +354,10 @@ int word_lost(Ctx *c, const Pos *p);
 extern uint32_t CONE[PYR]; /* every slot covering this one, directly or not (apex_init) */
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
-int cone_lost(Ctx *c, const Pos *p);
 void apex_prefetch(const Ctx *c, const Pos *p);
+/* _cone.c */
+void cone_init(void);
+int cone_lost(Ctx *c, const Pos *p);
 /* _starts.c */
 int starts_first(const Ctx *c, const Pos *p);
 int starts_push(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int trail, int tested);

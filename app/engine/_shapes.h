@@ -23,7 +23,6 @@ typedef struct {
 int index_shapes(Ctx *c);
 void find_stops(const Ctx *c, const Pos *p, int t, Stops *stops);
 void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance);
-void cone_init(void);
 
 /* Can the cards before t (counts c1) pay for what P - P1 cannot pair inside itself, when P1
  * less the apex has the imbalance `key`? Per pair of values, each card of P - P1 in excess

@@ -226,5 +226,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver",
 PyMODINIT_FUNC PyInit__solver(void) {
     apex_init(); /* the pyramid's shapes and cones, once, before any search can run on another
                   * thread (setup_tables reads the cones) */
+    cone_init(); /* the cone test's shapes, from those */
     return PyModule_Create(&module);
 }
