@@ -100,6 +100,9 @@ int index_shapes(Ctx *c) {
         x->next[i] = -1;
         if (!(s & 1)) continue;
         x->key[i] = imbalance(c, s & ~1u);
+        x->bytes[i] = 0; /* the same, a byte a pair of values (affordable_box in _shapes.h) */
+        for (int v = 0; v < 6; v++)
+            x->bytes[i] |= (uint64_t)((x->key[i] >> (5 * v) & 31) - 16 + 64) << (8 * v);
         int b = (int)(mix(x->key[i]) & (SHAPE_BUCKETS - 1));
         x->next[i] = x->head[b];
         x->head[b] = (int16_t)i;

@@ -32,7 +32,18 @@ void cone_init(void) {
                 FREE_SHAPES[x][free_shapes_n[x]++] = (int16_t)i;
 }
 
-static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p2s, int n2) {
+/* Has every card of q a partner: a talon card of the complementary value among `counts`, or a
+ * card of q it can go with? (The relaxed game of q with `counts` is lost otherwise.) */
+static inline int partners_left(const Ctx *c, uint32_t q, uint64_t counts) {
+    for (uint32_t m = q & ~c->pyramid_kings; m; m &= m - 1) {
+        int x = __builtin_ctz(m);
+        if (!((counts / count_unit(13 - c->val[x])) & 7) && !(c->compat[x] & q)) return 0;
+    }
+    return 1;
+}
+
+static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p2s,
+                            const uint64_t *p2b, int n2) {
     const ShapeIndex *ix = c->shapes;
     uint64_t c1 = 0;
     int imbalance[7];
@@ -49,14 +60,17 @@ static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p
     for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
         uint32_t k = stops.key[s];
         if (!longest_of_its_key(longer, k)) continue;
+        uint64_t lo, hi; /* `affordable` for every P2 at once */
+        affordable_box(imbalance, k, c1, &lo, &hi);
         for (int j = 0; j < n2; j++) {
+            if (!in_box(p2b[j], lo, hi)) continue;
             uint32_t p2 = SHAPES[p2s[j]];
             uint32_t key = ix->key[p2s[j]] + k - neutral; /* P1's: P2's, less the prefix's */
-            if (!affordable(imbalance, key, c1)) continue;
             for (int i = ix->head[mix(key) & (SHAPE_BUCKETS - 1)]; i >= 0; i = ix->next[i]) {
                 uint32_t p1 = SHAPES[i];
                 if (ix->key[i] != key || (p1 & ~pyr) || (p2 & ~p1)) continue;
-                if (relaxed_wins(c, p1 & ~p2, stops.counts[s])
+                if (partners_left(c, p1 & ~p2, stops.counts[s])
+                    && relaxed_wins(c, p1 & ~p2, stops.counts[s])
                     && (p1 == pyr || relaxed_wins(c, pyr & ~p1, c1)))
                     return 1;
             }
@@ -90,13 +104,17 @@ int cone_lost(Ctx *c, const Pos *p) {
         }
         if (can) continue;
         int16_t p2s[NSHAPES];
+        uint64_t p2b[NSHAPES];
         int n2 = 0;
         for (int j = 0; j < free_shapes_n[x]; j++)
-            if (!(SHAPES[FREE_SHAPES[x][j]] & ~p->pyr)) p2s[n2++] = FREE_SHAPES[x][j];
+            if (!(SHAPES[FREE_SHAPES[x][j]] & ~p->pyr)) {
+                p2b[n2] = c->shapes->bytes[FREE_SHAPES[x][j]];
+                p2s[n2++] = FREE_SHAPES[x][j];
+            }
         int hint = c->cone.hint[x];
         while (partners && !can) {
             int t = next_partner(&partners, &hint);
-            can = cone_partner_can(c, p, x, t, p2s, n2);
+            can = cone_partner_can(c, p, x, t, p2s, p2b, n2);
             if (can) c->cone.hint[x] = (uint8_t)t;
         }
         if (!can) {

@@ -95,6 +95,7 @@ typedef struct {
 typedef struct {
     int16_t head[SHAPE_BUCKETS], next[NSHAPES];
     uint32_t key[NSHAPES];
+    uint64_t bytes[NSHAPES]; /* the key as a byte a pair of values, offset by 64 (_cone.c) */
 } ShapeIndex;
 
 /* The later passes' starts that the decision search has found and not decided yet (_starts.c):
@@ -156,7 +157,8 @@ typedef struct {
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Memo word;                       /* verdicts of the word game (see _word.c) */
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
-    long long word_asks, word_kills; /* the word game's asks, and those it proved lost */
+    long long word_asks, word_asked, word_kills; /* the word game's asks, those answered, and
+                                                     those it proved lost (see word_lost) */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
     Cone cone;                       /* the cone test's (_cone.c) */

@@ -38,10 +38,14 @@
  * this would, and asking both cost more than it saved, so it is asked only before the last.
  * The apex test (_apex.c) runs the same search on the talon left when the apex goes.
  *
- * Asked only while it pays: after 4,096 asks in one search, if fewer than one in 512 proved a
- * position lost, only every 64th is asked (skipping a test is always sound). Whole deck 2
- * passes 62644 asked it 57,517 times before the last pass and it never proved one lost: 0.88-0.91
- * of the time; on 19400 it proves one ask in eleven lost and stays.
+ * Asked only while it pays: after 4,096 asks in one search, if fewer than one in 16 of those
+ * answered proved a position lost, only every 64th is asked (skipping a test is always sound),
+ * and those keep the share measured. An ask costs about what a node does, and a kill saves a
+ * few nodes: whole deck 2 passes 62644 asked it 57,517 times before the last pass and it never
+ * proved one lost; 45392 proves one ask in 35 lost, and asked at every 64th spent 0.83 of the
+ * instructions (2% more nodes), 4059 (one in 22) 0.83, 88622 (one in 39) 0.90; 19400 (one in
+ * 11) keeps asking it, as 90246 (one in 14) does: it took a third more nodes with the share
+ * counted over every position, answered or not (docs/solver.md).
  */
 #include "_core.h"
 
@@ -139,8 +143,9 @@ int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int t
 
 int word_lost(Ctx *c, const Pos *p) {
     if (!(c->flags & F_WORD) || !c->wholedeck || !p->pyr || is_last_pass(c, p)) return 0;
-    if (++c->word_asks > 4096 && c->word_kills * 512 < c->word_asks && c->word_asks % 64)
+    if (++c->word_asks > 4096 && c->word_kills * 16 < c->word_asked && c->word_asks % 64)
         return 0; /* not paying in this search (see the header) */
+    c->word_asked++;
     uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR; /* never 0: pyr is not */
     size_t at = 0, cap;
     uint64_t known = memo_find(&c->word, key, &at, &cap); /* 1 won, 2 lost, 0 unknown */
