@@ -166,6 +166,8 @@ typedef struct {
     uint8_t class_place[MAXTALON];   /* card by card (at first the empty talon's: none) */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     int apex_wordless;               /* the apex test asks no word now (_apex.c) */
+    long long apex_starts, apex_words, apex_word_kills; /* starts, tests with the word, and
+                                                           those that proved lost (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -356,6 +358,7 @@ int word_lost(Ctx *c, const Pos *p);
 extern uint32_t CONE[PYR]; /* every slot covering this one, directly or not (apex_init) */
 void apex_init(void);
 int apex_lost(Ctx *c, const Pos *p);
+int apex_word_pays(Ctx *c);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _cone.c */
 void cone_init(void);

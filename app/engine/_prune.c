@@ -66,16 +66,15 @@ int is_dead(const Ctx *c, const Pos *p, uint32_t *usable) {
         if (!(avail & c->compat[__builtin_ctz(m)])) return 1;
     }
     if (c->wholedeck && (c->flags & F_NESTED)) { /* the talon-only values (F_NESTED) */
-        unsigned in_pyramid = 0, talon_only = 0;
-        for (uint32_t m = p->pyr; m; m &= m - 1) in_pyramid |= 1u << c->val[__builtin_ctz(m)];
-        for (int v = 1; v <= 12; v++)
-            if (!((in_pyramid >> v | in_pyramid >> (13 - v)) & 1)) talon_only |= 1u << v;
-        if (!talon_only) return 0;
+        uint32_t talon_only = 0; /* the talon's places holding them: only those are read */
+        for (int v = 1; v <= 6; v++) {
+            uint64_t pair = c->of_value[v] | c->of_value[13 - v];
+            if (!(p->pyr & (uint32_t)pair)) talon_only |= (uint32_t)(pair >> PYR);
+        }
         uint8_t stack[MAXTALON];
         int depth = 0;
-        for (uint32_t m = p->rest; m; m &= m - 1) {
+        for (uint32_t m = p->rest & talon_only; m; m &= m - 1) {
             int v = c->val[PYR + __builtin_ctz(m)];
-            if (!(talon_only >> v & 1)) continue;
             if (depth && stack[depth - 1] + v == 13) depth--;
             else stack[depth++] = (uint8_t)v;
         }

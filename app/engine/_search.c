@@ -318,9 +318,10 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     }
     int queue = start && !(starts_first(c, &p) && starts_budget(c));
     int defer = queue && check > 0 && dominance(c); /* tested when decided */
-    c->cone.now = (p.pass > from || check == -2) && !c->cone.sample
+    int at_start = p.pass > from || check == -2;
+    c->cone.now = at_start && !c->cone.sample
                   && (c->cone.probe || cone_worth(c)); /* at a start: F_CONE too */
-    c->apex_wordless = c->passes >= 2 && !(p.pass > from || check == -2); /* not at a start */
+    c->apex_wordless = c->passes >= 2 && !(at_start && apex_word_pays(c)); /* not at a start */
     int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed);
     c->cone.now = c->apex_wordless = 0;
     if (lost) {
