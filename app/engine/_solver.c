@@ -41,6 +41,8 @@ static void setup_tables(Ctx *c) {
         }
         c->compat[x] = m;
     }
+    for (int t = 0; t < c->n; t++) /* for class_key */
+        c->same_value[t] = (uint32_t)(c->of_value[c->val[PYR + t]] >> PYR);
 }
 
 static void free_ctx(Ctx *c) {
