@@ -45,8 +45,8 @@
  * game it depends on where the waste ends too (the word keeps the waste's cards apart), every
  * position asks anew, and one ask in seven found its verdict kept (deal 19400): it is not kept
  * there, as its table cost more than it saved (docs/solver.md). With two or three passes the
- * word is asked at the last pass's starts only, and there while it pays (`apex_word_pays`;
- * `apex_wordless` elsewhere, which only makes the test weaker): inside a start's search the
+ * word is asked at the last pass's starts only, with three passes, and there while it pays
+ * (`apex_word_pays`; `apex_wordless` elsewhere, which only makes the test weaker): inside a start's search the
  * stacked game prunes nearly all it would (whole deck 2 passes 62644: 496,788 nodes against
  * 493,558) and the words were a tenth of the time.
  */
@@ -273,13 +273,17 @@ int apex_lost(Ctx *c, const Pos *p) {
     return 1;
 }
 
-/* With two or three passes the word is asked at the last pass's starts, and there only while
- * it pays: after 4,096 starts, if fewer than one test in 64 that asked it proved a start lost,
- * only every 64th start asks it (the test without its word is weaker, never wrong), and those
- * keep the share measured. Whole deck 2 passes 62644 asked it at 19,198 starts and proved 65
- * lost, at about eight times the cost of the test without it: 0.955 of the instructions;
- * 19400 and 42042, where it proves half the starts lost, keep it (docs/solver.md). */
+/* With three passes the word is asked at the last pass's starts, and there only while it pays:
+ * after 4,096 starts, if fewer than one test in 64 that asked it proved a start lost, only
+ * every 64th start asks it (the test without its word is weaker, never wrong), and those keep
+ * the share measured. Whole deck 2 passes 62644 asked it at 19,198 starts and proved 65 lost,
+ * at about eight times the cost of the test without it: 0.955 of the instructions. With two
+ * passes it is not asked at all: where it proves half the starts lost (19400, 42042) the
+ * test without it and the cone test prove nearly all of them (19400: 119 more nodes in
+ * 190,768, 0.81 of the instructions; 25574 0.85, 98350 0.91; docs/solver.md); with three
+ * passes the won deals needed it (deals 40,001..40,100: 1.03 without). */
 int apex_word_pays(Ctx *c) {
+    if (c->passes == 2) return 0;
     return ++c->apex_starts <= 4096 || c->apex_word_kills * 64 >= c->apex_words
            || c->apex_starts % 64 == 0;
 }
