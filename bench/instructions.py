@@ -5,10 +5,11 @@
 Builds and cases are written as for ``bench/paired_builds.py``. Each solve is run under valgrind's
 callgrind (Debian's ``valgrind`` package; not needed by the tests), once and then twice in a
 fresh process, and the difference is one solve's instructions, the process's start-up cancelled
-out. Unlike a time, the count is the same from run to run and from a slow moment of the machine
-to a fast one; it does not see cache misses, so a change it favours is still timed
-(paired_builds.py) before it is kept. Prints per case each build's millions of instructions, its
-ratio to the first build's, and its nodes.
+out. Unlike a time, the count is the same from run to run (to within a few hundred thousand
+instructions, the Python around the solve) and from a slow moment of the machine to a fast one.
+It does not see cache misses, so a change it favours is still timed (paired_builds.py) before it
+is kept. Prints per case each build's millions of instructions, its ratio to the first build's,
+and its nodes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from paired_builds import cases, load
+from paired_builds import builds_and_cases, cases, load
 
 import app.engine.solver as solver
 from app.engine import Deal, Game
@@ -61,20 +62,17 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("builds", nargs="+", help="BUILD.so[@FLAGS] ...")
-    argv = sys.argv[1:]
-    if "--" not in argv:
-        parser.error("put -- between the builds and the cases (GOAL:PASSES:DEALS ...)")
-    split = argv.index("--")
-    args = parser.parse_args(argv[:split])
-    for goal, passes, deals in cases(argv[split + 1:]):
+    args, texts = builds_and_cases(parser)
+    for goal, passes, deals in cases(texts):
         span = f"{deals[0]}..{deals[-1]}" if len(deals) > 1 else str(deals[0])
         line, base = f"{goal} {passes} {span}:", None
         for build in args.builds:
             once, nodes = counted(build, goal, passes, deals, 1)
             twice, _ = counted(build, goal, passes, deals, 2)
             millions = (twice - once) / 1e6
-            base = base or millions
-            line += f"  {build} {millions:.0f} M x{millions / base:.3f} nodes {nodes}"
+            base = base if base is not None else millions
+            ratio = f"x{millions / base:.3f}" if base > 0 else "x-"
+            line += f"  {build} {millions:.1f} M {ratio} nodes {nodes}"
         print(line, flush=True)
 
 

@@ -46,16 +46,21 @@ def cases(texts: list[str]) -> list[tuple[str, int, list[int]]]:
     return found
 
 
+def builds_and_cases(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, list[str]]:
+    """The command line BUILD ... [options] -- CASE ...: the parsed part before --, the cases."""
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        parser.error("put -- between the builds and the cases (GOAL:PASSES:DEALS ...)")
+    split = argv.index("--")
+    return parser.parse_args(argv[:split]), argv[split + 1:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("builds", nargs="+", help="BUILD.so[@FLAGS] ...")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--min", action="store_true", help="the minimum over rounds")
-    argv = sys.argv[1:]
-    if "--" not in argv:
-        parser.error("put -- between the builds and the cases (GOAL:PASSES:DEALS ...)")
-    split = argv.index("--")
-    args = parser.parse_args(argv[:split])
+    args, texts = builds_and_cases(parser)
     builds = []
     for text in args.builds:
         path, _, flags = text.partition("@")
@@ -64,7 +69,7 @@ def main() -> None:
     sum(range(10**6))
     print(f"speed {1000 * (time.perf_counter() - start):.1f} ms")
     pick = min if args.min else statistics.median
-    for goal, passes, deals in cases(argv[split + 1:]):
+    for goal, passes, deals in cases(texts):
         games = [Game(Deal.from_number(n), goal, passes) for n in deals]
         times = {name: [] for name, _, _ in builds}
         nodes = {}
