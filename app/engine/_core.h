@@ -167,6 +167,9 @@ typedef struct {
     uint32_t same_value[MAXTALON];   /* the talon's places holding the value of each */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     int apex_wordless;               /* the apex test asks no word now (_apex.c) */
+    int apex_gated;                  /* the apex test is asked here only while it pays */
+    long long apex_seen, apex_asks, apex_kills; /* such positions, tests asked there, and
+                                                   those that proved lost (apex_pays) */
     long long apex_starts, apex_words, apex_word_kills; /* starts, tests with the word, and
                                                            those that proved lost (_apex.c) */
     Set bound;                       /* par search: position -> moves it needs at least */

@@ -322,8 +322,9 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     c->cone.now = at_start && !c->cone.sample
                   && (c->cone.probe || cone_worth(c)); /* at a start: F_CONE too */
     c->apex_wordless = c->passes >= 2 && !(at_start && apex_word_pays(c)); /* not at a start */
+    c->apex_gated = !at_start; /* inside a start's search: while it pays (apex_pays) */
     int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed);
-    c->cone.now = c->apex_wordless = 0;
+    c->cone.now = c->apex_wordless = c->apex_gated = 0;
     if (lost) {
         c->depth = base;
         return LOST;
