@@ -247,10 +247,7 @@ void apex_prefetch(const Ctx *c, const Pos *p) {
  * asked it at 84,009 positions and it proved 1,898 lost (one in 44), at about 700
  * instructions an ask: 0.96 of the instructions (503,715 nodes against 496,802); 42042 0.94
  * (the same nodes); the other slowest deals and deals 40,001..40,100 1.00 (docs/solver.md). */
-static int apex_pays(Ctx *c) {
-    return ++c->apex_seen <= 1024 || c->apex_kills * 16 >= c->apex_asks
-           || c->apex_seen % 16 == 0;
-}
+static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, 1024, 16, 16); }
 
 /* The partner that last passed the test is asked first: the positions a search asks about one
  * after another are alike, and the partner that passed for one mostly passes for the next,
@@ -260,7 +257,7 @@ static int apex_pays(Ctx *c) {
 int apex_lost(Ctx *c, const Pos *p) {
     if (!apex_asked(c, p)) return 0;
     if (c->apex_gated && !apex_pays(c)) return 0;
-    c->apex_asks += c->apex_gated;
+    c->apex_gate.asked += c->apex_gated;
     if (!c->shapes && !index_shapes(c)) return 0;
     int kept = !c->wholedeck; /* verdicts are kept in the standard game only (see the header) */
     uint32_t partners = apex_partners(c, p);
@@ -276,14 +273,14 @@ int apex_lost(Ctx *c, const Pos *p) {
         }
         if (verdict == 1) {
             c->apex_hint = t;
-            c->apex_words += c->passes >= 2 && !c->apex_wordless;
+            c->apex_word_gate.asked += c->passes >= 2 && !c->apex_wordless;
             return 0;
         }
     }
-    c->apex_kills += c->apex_gated;
+    c->apex_gate.kills += c->apex_gated;
     if (c->passes >= 2 && !c->apex_wordless) {
-        c->apex_words++;
-        c->apex_word_kills++;
+        c->apex_word_gate.asked++;
+        c->apex_word_gate.kills++;
     }
     return 1;
 }
@@ -299,6 +296,5 @@ int apex_lost(Ctx *c, const Pos *p) {
  * passes the won deals needed it (deals 40,001..40,100: 1.03 without). */
 int apex_word_pays(Ctx *c) {
     if (c->passes == 2) return 0;
-    return ++c->apex_starts <= 4096 || c->apex_word_kills * 64 >= c->apex_words
-           || c->apex_starts % 64 == 0;
+    return gate_open(&c->apex_word_gate, 4096, 64, 64);
 }

@@ -84,6 +84,15 @@ typedef struct {
     uint8_t op, a, b;
 } Step;
 
+/* A dead-end test asked only while it pays (the word game, the apex test and its word): at its
+ * first `warmup` chances always, then while one ask in `share` proves a position lost, else at
+ * every `every`-th chance, which keeps the share measured. Not asking only weakens a search. */
+typedef struct { long long seen, asked, kills; } Gate; /* chances, asks, asks that proved lost */
+
+static inline int gate_open(Gate *g, int warmup, int share, int every) {
+    return ++g->seen <= warmup || g->kills * share >= g->asked || g->seen % every == 0;
+}
+
 #include "_tables.h"
 
 /* ---- the deal, as tables ------------------------------------------------------------------ */
@@ -157,8 +166,7 @@ typedef struct {
     Memo stacked;                    /* verdicts of the stacked game (see stacked_find) */
     Memo word;                       /* verdicts of the word game (see _word.c) */
     uint64_t *word_seen, word_stamp; /* the word game's failed states, per call (see _word.c) */
-    long long word_asks, word_asked, word_kills; /* the word game's asks, those answered, and
-                                                     those it proved lost (see word_lost) */
+    Gate word_gate;                  /* the word game's asks, while it pays (see word_lost) */
     Memo apex;                       /* the apex test's verdicts, per partner (see _apex.c) */
     ShapeIndex *shapes;              /* made when the apex test is first asked */
     Cone cone;                       /* the cone test's (_cone.c) */
@@ -168,10 +176,7 @@ typedef struct {
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
     int apex_wordless;               /* the apex test asks no word now (_apex.c) */
     int apex_gated;                  /* the apex test is asked here only while it pays */
-    long long apex_seen, apex_asks, apex_kills; /* such positions, tests asked there, and
-                                                   those that proved lost (apex_pays) */
-    long long apex_starts, apex_words, apex_word_kills; /* starts, tests with the word, and
-                                                           those that proved lost (_apex.c) */
+    Gate apex_gate, apex_word_gate;  /* its asks there, and its word's (apex_word_pays) */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
