@@ -36,6 +36,7 @@ from app.web import (
     daily,
     devices,
     errors,
+    gamesfile,
     handlers,
     odds,
     pages,
@@ -51,9 +52,11 @@ from app.web.security import (
     BodyLimit,
     CrossSiteGuard,
     JsonBodies,
+    SendDeadline,
     TrustedHosts,
     security_headers,
 )
+from app.web.transfer import Transfers
 
 log = logging.getLogger("pyramid.web")
 
@@ -156,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings.database_url)
     health_check = HealthCheck(database)
+    transfers = Transfers()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -172,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sys.setswitchinterval(switch_interval)
         gc.set_threshold(*thresholds)
         health_check.close()
+        transfers.close()
         database.dispose()
 
     app = PyramidApp(
@@ -184,16 +189,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = database
+    app.state.transfers = transfers
     # add_middleware puts each layer outside the ones before it: innermost first.
     app.add_middleware(FirstPaint)  # the player's preferences, for a page's first paint
     app.add_middleware(PlayerCookie(settings).middleware)
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
-                       larger={"/stats/import": devices.IMPORT_MAX_BYTES},
+                       larger={"/stats/import": gamesfile.IMPORT_MAX_BYTES},
                        seconds=settings.body_timeout_seconds)
     app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
+    app.add_middleware(SendDeadline, seconds=settings.send_timeout_seconds)
     handlers.install(app)
 
     # Before the routers, so it wins over any older /healthz route among them.

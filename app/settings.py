@@ -91,6 +91,11 @@ class Settings(BaseSettings):
         default=10.0, gt=0, le=300,
         description="A request body still incomplete this long after the request began gets "
                     "408 and the connection is closed (slow or stalled clients).")
+    send_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=300,
+        description="A client that takes none of an answer for this long (it stopped "
+                    "reading) is cut off: the connection is closed, the answer left "
+                    "incomplete.")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,

@@ -31,7 +31,7 @@ from .games import (
     set_game_par,
     won_daily,
 )
-from .imports import Imported, ImportRefused, import_games
+from .imports import Imported, ImportRefused, prepare_game, store_games
 from .players import (
     Choice,
     PageFacts,
@@ -113,7 +113,6 @@ __all__ = [
     "get_verdict",
     "history",
     "history_size",
-    "import_games",
     "is_listed",
     "latest_unfinished",
     "live_links",
@@ -126,6 +125,7 @@ __all__ = [
     "page_facts",
     "pause_game",
     "preferences_of",
+    "prepare_game",
     "preview",
     "read_link",
     "recent_results",
@@ -143,6 +143,7 @@ __all__ = [
     "set_game_par",
     "set_listed",
     "statistics",
+    "store_games",
     "use_link",
     "wants_winnable_only",
     "won_daily",

@@ -1,23 +1,25 @@
 """Importing a player's exported games (``/stats/export.json``) into another browser's player.
 
 Only a file this server exported is taken: the export is signed (an HMAC over its games, keyed
-by SECRET_KEY), so nobody can import a result they did not play. Each game is replayed through
-the engine all the same, and must end as the file says. A game already here (the same deal,
-rules, moves and end) is skipped, so importing twice adds nothing. Imported games are appended
-to the player's results in the file's order, oldest first.
+by SECRET_KEY; checked by ``app.web.gamesfile``), so nobody can import a result they did not
+play. Each game is replayed through the engine all the same (``prepare_game``), and must end as
+the file says. A game already here (the same deal, rules, moves and end) is skipped
+(``store_games``), so importing twice adds nothing. Imported games are appended to the
+player's results in the file's order, oldest first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from app.engine import Deal, Game, GameStatus, Move
 
-from .games import lock_player_results, new_game_id, record_result
+from .games import ResultPlaces, lock_player_results, new_game_id
 from .models import GameRecord, utcnow
 
 IMPORT_LIMIT = 20_000
@@ -41,62 +43,76 @@ def _when(text: str | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _record(player_id: str, game: dict, taken: bool) -> GameRecord:
-    """The row for one exported game, after replaying it (raises ImportRefused)."""
+def prepare_game(player_id: str, game: dict) -> dict[str, Any]:
+    """The row's values for one exported game, after replaying it through the engine (raises
+    ImportRefused): pure work, no database, so a whole file is checked before any is stored."""
     try:
         deal = (Deal.from_number(int(game["deal"])) if game.get("deal") is not None
                 else Deal.from_text(game["custom_deal"]))
         moves = [Move.from_text(text) for text in (game.get("move_list") or "").split()]
         replayed = Game.replay(deal, game["goal"], int(game["passes"]), moves)
         status = GameStatus(game["result"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ImportRefused(f"Game {game.get('id')!r} cannot be read: {exc}") from None
+        finished = _when(game.get("finished_at")) or utcnow()
+        started = _when(game.get("started_at")) or finished
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise ImportRefused(f"Game {str(game.get('id'))[:40]!r} cannot be read: "
+                            f"{str(exc)[:200]}") from None
     ended = replayed.status if replayed.is_over() else GameStatus.ABANDONED
     if ended != status or not status.ended or not moves:
-        raise ImportRefused(f"Game {game.get('id')!r} does not end as the file says.")
-    finished = _when(game.get("finished_at")) or utcnow()
-    started = _when(game.get("started_at")) or finished
-    return GameRecord(
-        id=new_game_id() if taken else game["id"], player_id=player_id,
+        raise ImportRefused(f"Game {str(game.get('id'))[:40]!r} does not end as the file says.")
+    return dict(
+        id=str(game.get("id"))[:24], player_id=player_id,
         deal_number=str(deal.number) if deal.number is not None else None,
         deal_text=None if deal.number is not None else deal.to_text(),
         goal=replayed.goal.value, passes=replayed.passes,
         moves=" ".join(move.to_text() for move in moves), move_count=len(moves),
         undo_count=0, status=status.value, cleared=replayed.cards_cleared,
-        seconds=game.get("seconds"), started_at=started, hints_used=int(game.get("hints") or 0),
-        score=game.get("score"), par=game.get("par"), rated=True, paused_seconds=0,
+        seconds=_whole(game.get("seconds")), started_at=started,
+        hints_used=_whole(game.get("hints")) or 0, score=_whole(game.get("score")),
+        par=_whole(game.get("par")), rated=True, paused_seconds=0,
         created_at=started, updated_at=finished, finished_at=finished)
 
 
-def _already_here(session: Session, record: GameRecord) -> bool:
-    """Whether the player has this game already (its own, or imported before): the same deal,
-    rules, moves and end."""
-    G = GameRecord
-    return session.scalar(
-        select(G.id).where(G.player_id == record.player_id, G.deal_number == record.deal_number,
-                           G.deal_text == record.deal_text if record.deal_text else
-                           G.deal_text.is_(None),
-                           G.goal == record.goal, G.passes == record.passes,
-                           G.moves == record.moves, G.status == record.status,
-                           G.finished_at == record.finished_at).limit(1)) is not None
+def _whole(value: Any) -> int | None:
+    """A whole number the file gives (seconds, hints, score, par), or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def import_games(session: Session, player_id: str, games: list[dict]) -> Imported:
-    """Add ``games`` (an export's list, already checked as signed) to the player's games. The
-    caller commits."""
-    if len(games) > IMPORT_LIMIT:
-        raise ImportRefused(f"An import holds at most {IMPORT_LIMIT:,} games.")
+def _identity(values: dict[str, Any]) -> tuple:
+    """What makes two rows the same game: the same deal, rules, moves and end."""
+    finished = values["finished_at"]
+    if finished is not None and finished.tzinfo is not None:  # SQLite's are naive, and UTC
+        finished = finished.astimezone(UTC).replace(tzinfo=None)
+    return (values["deal_number"], values["deal_text"], values["goal"], values["passes"],
+            values["moves"], values["status"], finished)
+
+
+def store_games(session: Session, player_id: str, prepared: list[dict[str, Any]]) -> Imported:
+    """Add ``prepared`` games (``prepare_game``'s, of an export already checked as signed) to
+    the player's games, skipping those already here (its own, or imported before). Two
+    queries for the piece, then one insert each; the caller commits."""
     lock_player_results(session, player_id)
+    G = GameRecord
+    deals = {values["deal_number"] for values in prepared}
+    here = {_identity(row._mapping) for row in session.execute(
+        select(G.deal_number, G.deal_text, G.goal, G.passes, G.moves, G.status,
+               G.finished_at).where(G.player_id == player_id,
+                                    or_(G.deal_number.in_(deals - {None}),
+                                        G.deal_text.is_not(None))))}
+    taken = set(session.scalars(select(G.id).where(G.id.in_([v["id"] for v in prepared]))))
+    places = ResultPlaces(session, player_id)
     added = skipped = 0
-    for game in games:
-        existing = session.get(GameRecord, str(game.get("id")))
-        record = _record(player_id, game, taken=existing is not None)
-        if _already_here(session, record):
+    for values in prepared:
+        identity = _identity(values)
+        if identity in here:
             skipped += 1
             continue
+        here.add(identity)
+        record = GameRecord(**{**values, "id": new_game_id() if values["id"] in taken
+                               or not values["id"] else values["id"]})
+        taken.add(record.id)
+        places.place(record)
         session.add(record)
-        session.flush()
-        record_result(session, record)
         added += 1
     session.flush()
     return Imported(added, skipped)

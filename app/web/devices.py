@@ -7,30 +7,27 @@ exported games file.
   browser to the link's player (a new player cookie). A revoked link is refused (410), an
   unknown one is 404: nothing tells an attacker whose it was.
 - ``POST /stats/devices/{key}/revoke`` revokes one of the player's own links.
-- ``POST /stats/import`` takes a file from ``/stats/export.json``: signed (``ExportSigner``),
-  so a file edited to claim results nobody played is refused.
+- ``POST /stats/import`` takes a file from ``/stats/export.json``: signed
+  (``gamesfile.ExportSigner``), so a file edited to claim results nobody played is refused;
+  checked and stored by the transfer worker process (``app.web.transfer``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
 from app.store import (
-    ImportRefused,
     display_name,
-    import_games,
     live_links,
     make_link,
     read_link,
     revoke,
     use_link,
 )
+from app.web import gamesfile
 from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
@@ -38,39 +35,9 @@ from app.web.htmx import see_other
 from app.web.links import absolute_url, path_for
 from app.web.player import PlayerCookie
 from app.web.templating import templates
-from app.web.threads import in_thread
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-IMPORT_MAX_BYTES = 8 * 1024 * 1024
-"""An import file's size at most (the body limit is raised to this for ``/stats/import``)."""
-
-
-# --- signed exports --------------------------------------------------------------------------
-class ExportSigner:
-    """An HMAC over an export's games, in order, each as canonical JSON: ``update`` as they are
-    streamed, ``hexdigest`` at the end; ``check`` on import."""
-
-    def __init__(self, secret_key: str) -> None:
-        key = hashlib.sha256(b"pyramid.export:" + secret_key.encode()).digest()
-        self._mac = hmac.new(key, digestmod=hashlib.sha256)
-
-    @staticmethod
-    def canonical(game: dict[str, Any]) -> bytes:
-        return json.dumps(game, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-
-    def update(self, game: dict[str, Any]) -> None:
-        self._mac.update(self.canonical(game))
-
-    def hexdigest(self) -> str:
-        return self._mac.hexdigest()
-
-    @classmethod
-    def check(cls, secret_key: str, games: list[dict[str, Any]], signature: str) -> bool:
-        signer = cls(secret_key)
-        for game in games:
-            signer.update(game)
-        return hmac.compare_digest(signer.hexdigest(), signature)
 
 
 def devices_context(request: Request, session, player_id: str) -> dict[str, Any]:
@@ -140,34 +107,17 @@ def use_device_link(request: Request, session: SessionDep, secret: str) -> Respo
 
 # --- import ----------------------------------------------------------------------------------
 @router.post("/stats/import", name="import_games")
-async def import_file(request: Request, session: SessionDep, player_id: PlayerDep,
+async def import_file(request: Request, player_id: PlayerDep,
                       file: Annotated[UploadFile, File()]) -> Response:
-    """Add the games of an exported file (``/stats/export.json``) to this player's."""
-    raw = await file.read(IMPORT_MAX_BYTES + 1)
-    try:
-        if len(raw) > IMPORT_MAX_BYTES:
-            raise ImportRefused(f"The file is over {IMPORT_MAX_BYTES // (1024 * 1024)} MB.")
-        try:
-            data = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise ImportRefused("This is not a JSON file from \u201cExport JSON\u201d.") from None
-        games, signature = (data.get("games"), data.get("signature")) if isinstance(
-            data, dict) else (None, None)
-        if not isinstance(games, list) or not isinstance(signature, str):
-            raise ImportRefused("This file is not an export of your games (no games, or no "
-                                "signature).")
-        if not ExportSigner.check(request.app.state.settings.secret_key, games, signature):
-            raise ImportRefused("This file was changed after it was exported (or comes from "
-                                "another server), so its games cannot be trusted.")
-
-        def work():
-            done = import_games(session, player_id, games)
-            session.commit()
-            return done
-
-        done = await in_thread(work)
-    except ImportRefused as exc:
-        raise PageError(400, "This file cannot be imported", str(exc),
-                        link=(path_for(request, "stats"), "Your statistics")) from None
+    """Add the games of an exported file (``/stats/export.json``) to this player's: read here
+    (at most its limit), checked and stored by the transfer worker."""
+    raw = await file.read(gamesfile.IMPORT_MAX_BYTES + 1)
+    settings = request.app.state.settings
+    done = await request.app.state.transfers.run(
+        request, player_id, gamesfile.import_games, settings.database_url, player_id,
+        settings.secret_key, raw)
+    if done.refused:
+        raise PageError(400, "This file cannot be imported", done.refused,
+                        link=(path_for(request, "stats"), "Your statistics"))
     return see_other(path_for(request, "stats",
                               query={"imported": done.added, "skipped": done.skipped}))

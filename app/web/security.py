@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import logging
 from urllib.parse import urlsplit
 
 from secure import (
@@ -48,6 +49,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
+
+log = logging.getLogger("pyramid.web")
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -216,6 +219,41 @@ class BodyLimit:
                 raise
             await refuse(scope, send, exc.status_code, "Too much sent" if exc.status_code == 413
                          else "Too slow", str(exc.detail))
+
+
+# --- slow readers ------------------------------------------------------------------------------
+class ClientTooSlow(Exception):
+    """A client took none of an answer's next piece within the send deadline."""
+
+
+class SendDeadline:
+    """Cut off a client that stops reading an answer: each piece of it must be taken within
+    ``seconds``, else the connection is closed with the answer incomplete (sent with its
+    length or in chunks, so the client can tell). Whatever the route held for the answer (a
+    file, a coroutine) is let go then, and nothing else was held: no route keeps a database
+    connection while it sends."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def deadlined(message: Message) -> None:
+            try:
+                async with asyncio.timeout(self.seconds):
+                    await send(message)
+            except TimeoutError:
+                raise ClientTooSlow from None
+
+        try:
+            await self.app(scope, receive, deadlined)
+        except ClientTooSlow:
+            log.warning("Cut off a client that read nothing of %s for %g s",
+                        scope.get("path"), self.seconds)
 
 
 # --- cross-site requests -------------------------------------------------------------------

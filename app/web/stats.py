@@ -6,24 +6,19 @@ The figures come from the store's SQL aggregates (app/store/stats.py).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 import unicodedata
-from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
-from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response
 
-from app.engine import VARIANTS, Goal
+from app.engine import VARIANTS
 from app.odds import today_utc
 from app.store import (
     daily_results,
     daily_streak,
     display_name,
-    export_rows,
     history,
     history_size,
     is_listed,
@@ -35,8 +30,9 @@ from app.store import (
     won_deals,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
+from app.web import gamesfile
 from app.web.deps import PlayerDep, SessionDep
-from app.web.devices import ExportSigner, devices_context
+from app.web.devices import devices_context
 from app.web.htmx import is_htmx, see_other
 from app.web.links import absolute_url, path_for
 from app.web.statsview import (
@@ -44,12 +40,12 @@ from app.web.statsview import (
     daily_row,
     figure_list,
     history_row,
-    iso,
     page_numbers,
     results_chart,
     wins_by_difficulty,
 )
 from app.web.templating import templates
+from app.web.transfer import FileDownload
 
 router = APIRouter(include_in_schema=False)
 
@@ -170,81 +166,23 @@ def reset(request: Request, session: SessionDep, player_id: PlayerDep,
 
 
 # --- export ------------------------------------------------------------------------------------
-EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
-                 "cards_cleared", "cards_to_clear", "moves", "par", "hints", "seconds", "score",
-                 "started_at", "move_list", "replay")
-
-
-def export_record(row, replay_url: str) -> dict:
-    to_clear = Goal(row.goal).cards_to_clear
-    return {
-        "id": row.id,
-        "finished_at": iso(row.finished_at),
-        "deal": int(row.deal_number) if row.deal_number is not None else None,
-        "custom_deal": row.deal_text,
-        "goal": row.goal,
-        "passes": row.passes,
-        "result": row.status,
-        "cards_cleared": row.cleared,
-        "cards_to_clear": to_clear,
-        "moves": row.move_count,
-        "par": row.par,
-        "hints": row.hints_used or 0,
-        "seconds": row.seconds,
-        "score": row.score,
-        "started_at": iso(row.started_at or row.created_at),
-        "move_list": row.moves,
-        "replay": replay_url,
-    }
-
-
-def _exported(request: Request, player_id: str) -> Iterator[dict]:
-    """The player's games, read in batches by a session of the stream's own (the request's
-    session is closed by the time a streamed body is sent)."""
-    def replay_url(game_id: str) -> str:
-        return absolute_url(request, path_for(request, "replay", game_id=game_id))
-
-    with request.app.state.db.sessions() as session:
-        for row in export_rows(session, player_id):
-            yield export_record(row, replay_url(row.id))
-
-
-def _download(name: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="{name}"'}
+def _replay_url(request: Request) -> str:
+    """The replay's address for every game of an export, its id left to fill in."""
+    return absolute_url(request, path_for(request, "replay", game_id=gamesfile.REPLAY_ID))
 
 
 @router.get("/stats/export.csv", name="export_csv")
-def export_csv(request: Request, player_id: PlayerDep) -> Response:
-    def lines() -> Iterator[str]:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
-        writer.writeheader()
-        for number, record in enumerate(_exported(request, player_id), start=1):
-            writer.writerow(record)
-            if number % 500 == 0:
-                yield buffer.getvalue()
-                buffer.seek(0)
-                buffer.truncate()
-        yield buffer.getvalue()
-
-    return StreamingResponse(lines(), media_type="text/csv; charset=utf-8",
-                             headers=_download("pyramid-games.csv"))
+async def export_csv(request: Request, player_id: PlayerDep) -> Response:
+    exported = await request.app.state.transfers.run(
+        request, player_id, gamesfile.export_csv, request.app.state.settings.database_url,
+        player_id, _replay_url(request))
+    return FileDownload(exported, "text/csv; charset=utf-8", "pyramid-games.csv")
 
 
 @router.get("/stats/export.json", name="export_json")
-def export_json(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
-    name = display_name(session, player_id)
-
-    signer = ExportSigner(request.app.state.settings.secret_key)
-
-    def chunks() -> Iterator[str]:
-        yield '{"display_name": ' + json.dumps(name) + ', "games": ['
-        for number, record in enumerate(_exported(request, player_id)):
-            signer.update(record)
-            yield ("," if number else "") + "\n" + json.dumps(record)
-        # The signature lets /stats/import take this file back, and nothing edited.
-        yield '\n], "signature": ' + json.dumps(signer.hexdigest()) + "}\n"
-
-    return StreamingResponse(chunks(), media_type="application/json",
-                             headers=_download("pyramid-games.json"))
-
+async def export_json(request: Request, player_id: PlayerDep) -> Response:
+    settings = request.app.state.settings
+    exported = await request.app.state.transfers.run(
+        request, player_id, gamesfile.export_json, settings.database_url, player_id,
+        settings.secret_key, _replay_url(request))
+    return FileDownload(exported, "application/json", "pyramid-games.json")

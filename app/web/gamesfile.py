@@ -1,0 +1,229 @@
+"""The games file: a player's ended games exported as JSON (signed, so that it can be imported
+back) or CSV, and an exported JSON file read back and stored by an import.
+
+These functions run in the transfer worker process (``app.web.transfer``), never in a web
+process: an 8,000-game export is seconds of Python, and an import file is whatever a client
+sent. They take plain values (a database URL, a player id, a key), open the database on their
+own, and answer plain values, so that they can cross a process boundary.
+
+- An export is written whole to a temporary file before its answer starts, so no database
+  connection waits on a client that reads slowly; each game is one line of canonical JSON
+  (sorted keys, no spaces), the same bytes that are signed, so each game is encoded once.
+- An import is checked in full (its size, its shape, its signature, every game replayed by
+  the engine) before anything is stored, then stored in pieces of ``STORE_PIECE`` games, each
+  its own short transaction: SQLite's one writer, or a PostgreSQL player's lock, is never held
+  for longer than one piece. Storing is idempotent (a game already here is skipped), so a
+  piece that fails leaves nothing the next import would double.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine import Goal
+from app.store import Database, ImportRefused, display_name, export_rows, prepare_game, store_games
+from app.store.imports import IMPORT_LIMIT
+from app.web.statsview import iso
+
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
+"""An import file's size at most (the body limit is raised to this for ``/stats/import``;
+deploy/pyramid.conf.template gives the same path the same limit)."""
+STORE_PIECE = 200
+"""Games stored per transaction: short enough that a bystander's write never waits long for
+SQLite's one writer, long enough that an 8,000-game import is 40 commits."""
+
+BRACES_SLACK = 64
+"""Braces an export holds beyond one a game: the file's own, and any in a display name."""
+
+EXPORT_FIELDS = ("id", "finished_at", "deal", "custom_deal", "goal", "passes", "result",
+                 "cards_cleared", "cards_to_clear", "moves", "par", "hints", "seconds", "score",
+                 "started_at", "move_list", "replay")
+
+_databases: dict[str, Database] = {}
+
+
+def database(url: str) -> Database:
+    """This worker's connection to ``url``, made once."""
+    if url not in _databases:
+        _databases[url] = Database(url)
+    return _databases[url]
+
+
+# --- signing -----------------------------------------------------------------------------------
+class ExportSigner:
+    """An HMAC over an export's games, in order, each as canonical JSON: ``update`` as they are
+    written, ``hexdigest`` at the end; ``check`` on import."""
+
+    def __init__(self, secret_key: str) -> None:
+        key = hashlib.sha256(b"pyramid.export:" + secret_key.encode()).digest()
+        self._mac = hmac.new(key, digestmod=hashlib.sha256)
+
+    @staticmethod
+    def canonical(game: dict[str, Any]) -> bytes:
+        return json.dumps(game, sort_keys=True, separators=(",", ":")).encode()
+
+    def update(self, canonical_game: bytes) -> None:
+        self._mac.update(canonical_game + b"\n")
+
+    def hexdigest(self) -> str:
+        return self._mac.hexdigest()
+
+    @classmethod
+    def check(cls, secret_key: str, games: Iterable[dict[str, Any]], signature: str) -> bool:
+        signer = cls(secret_key)
+        for game in games:
+            signer.update(cls.canonical(game))
+        return hmac.compare_digest(signer.hexdigest(), signature)
+
+
+# --- export ------------------------------------------------------------------------------------
+def export_record(row, replay_url: str) -> dict[str, Any]:
+    """One exported game: the fields of ``EXPORT_FIELDS``."""
+    return {
+        "id": row.id,
+        "finished_at": iso(row.finished_at),
+        "deal": int(row.deal_number) if row.deal_number is not None else None,
+        "custom_deal": row.deal_text,
+        "goal": row.goal,
+        "passes": row.passes,
+        "result": row.status,
+        "cards_cleared": row.cleared,
+        "cards_to_clear": Goal(row.goal).cards_to_clear,
+        "moves": row.move_count,
+        "par": row.par,
+        "hints": row.hints_used or 0,
+        "seconds": row.seconds,
+        "score": row.score,
+        "started_at": iso(row.started_at or row.created_at),
+        "move_list": row.moves,
+        "replay": replay_url.replace(REPLAY_ID, row.id),
+    }
+
+
+REPLAY_ID = "GAME-ID"
+"""Stands for a game's id in the replay URL the web process hands over (a route's URL is built
+once, by the web layer, from its name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportedFile:
+    """A finished export: the temporary file's path (the caller removes it) and its size."""
+
+    path: str
+    size: int
+
+
+def _records(url: str, player_id: str, replay_url: str) -> Iterator[dict[str, Any]]:
+    with database(url).sessions() as session:
+        for row in export_rows(session, player_id):
+            yield export_record(row, replay_url)
+
+
+def _to_temporary_file(write) -> ExportedFile:
+    handle, path = tempfile.mkstemp(prefix="pyramid-export-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            write(out)
+        return ExportedFile(path, os.path.getsize(path))
+    except BaseException:
+        os.unlink(path)
+        raise
+
+
+def export_json(url: str, player_id: str, secret_key: str, replay_url: str) -> ExportedFile:
+    """The player's games as signed JSON, one game a line."""
+    with database(url).sessions() as session:
+        name = display_name(session, player_id)
+
+    def write(out) -> None:
+        signer = ExportSigner(secret_key)
+        out.write(b'{"display_name": ' + json.dumps(name).encode() + b', "games": [')
+        for number, record in enumerate(_records(url, player_id, replay_url)):
+            line = ExportSigner.canonical(record)
+            signer.update(line)
+            out.write((b"," if number else b"") + b"\n" + line)
+        # The signature lets /stats/import take this file back, and nothing edited.
+        out.write(b'\n], "signature": ' + json.dumps(signer.hexdigest()).encode() + b"}\n")
+
+    return _to_temporary_file(write)
+
+
+def export_csv(url: str, player_id: str, replay_url: str) -> ExportedFile:
+    """The player's games as CSV, a header line first."""
+
+    def write(out) -> None:
+        text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+        writer = csv.DictWriter(text, fieldnames=EXPORT_FIELDS)
+        writer.writeheader()
+        writer.writerows(_records(url, player_id, replay_url))
+        text.flush()
+        text.detach()
+
+    return _to_temporary_file(write)
+
+
+# --- import ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ImportDone:
+    """What an import did, or why it was refused (``refused`` is the player's sentence)."""
+
+    added: int = 0
+    skipped: int = 0
+    refused: str | None = None
+
+
+def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
+    """The games of an exported file, checked: its size, its shape and its signature (raises
+    ImportRefused with the reason a player can act on).
+
+    A file of millions of tiny objects would cost seconds and hundreds of megabytes to parse
+    only to be refused for its size; each game opens exactly one JSON object, so counting the
+    braces first refuses it for the price of one scan.
+    """
+    if len(raw) > IMPORT_MAX_BYTES:
+        raise ImportRefused(f"The file is over {IMPORT_MAX_BYTES // (1024 * 1024)} MB.")
+    if max(raw.count(b"{"), raw.count(b"[")) > IMPORT_LIMIT + BRACES_SLACK:
+        raise ImportRefused(f"An import holds at most {IMPORT_LIMIT:,} games.")
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ImportRefused("This is not a JSON file from \u201cExport JSON\u201d.") from None
+    except RecursionError:
+        raise ImportRefused("This file is not an export of your games (it is nested too "
+                            "deeply).") from None
+    games, signature = ((data.get("games"), data.get("signature")) if isinstance(data, dict)
+                        else (None, None))
+    if not isinstance(games, list) or not isinstance(signature, str):
+        raise ImportRefused("This file is not an export of your games (no games, or no "
+                            "signature).")
+    if len(games) > IMPORT_LIMIT:
+        raise ImportRefused(f"An import holds at most {IMPORT_LIMIT:,} games.")
+    if not all(isinstance(game, dict) for game in games) or not ExportSigner.check(
+            secret_key, games, signature):
+        raise ImportRefused("This file was changed after it was exported (or comes from "
+                            "another server), so its games cannot be trusted.")
+    return games
+
+
+def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> ImportDone:
+    """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing."""
+    try:
+        games = read_export(raw, secret_key)
+        prepared = [prepare_game(player_id, game) for game in games]
+    except ImportRefused as exc:
+        return ImportDone(refused=str(exc))
+    added = skipped = 0
+    for start in range(0, len(prepared), STORE_PIECE):
+        with database(url).session() as session:
+            done = store_games(session, player_id, prepared[start:start + STORE_PIECE])
+        added, skipped = added + done.added, skipped + done.skipped
+    return ImportDone(added, skipped)
