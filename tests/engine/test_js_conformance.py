@@ -294,16 +294,24 @@ def build_payload() -> dict[str, Any]:
 
 # --- one Node process -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
+def node() -> str:
+    """Node's path; without it every comparison fails at once, saying what to install (CI
+    installs it, so a skip here would only hide a broken set-up)."""
+    path = shutil.which("node")
+    if path is None:
+        pytest.fail(NO_NODE, pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="module")
 def payload() -> dict[str, Any]:
     return build_payload()
 
 
 @pytest.fixture(scope="module")
-def report(payload: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def report(node: str, payload: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+           ) -> dict[str, Any]:
     """The runner's report on the whole payload (one Node start for every test here)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail(NO_NODE, pytrace=False)
     path = tmp_path_factory.mktemp("js") / "payload.json"
     path.write_text(json.dumps(payload))
     done = subprocess.run([node, str(RUNNER), str(path)], capture_output=True, text=True,
