@@ -64,10 +64,12 @@ MORE_DEALS = 3_000
 """Deal numbers compared by their cards alone (a shuffle each, no game)."""
 UNDO_RATE = 0.06
 ENDED_UNDOS = 2
-"""At most this many undos of a game's last move once it has ended (each then plays on)."""
+"""Undos of an ended game's last move taken on purpose, besides ``UNDO_RATE``'s (each game
+then plays on): an ended game must come back to life alike in both engines."""
 PROBES = 2
 """Refused moves tried at each step."""
 MAX_STEPS = 1_000
+"""A guard against a game that never ends; none here comes near it."""
 FIELDS = ["legal moves", "status", "termination", "reason", "score", "free cards",
           "free positions", "stock top", "waste top", "piles", "counts"]
 """What a step's view holds, in order (the runner checks it has the same list)."""
