@@ -206,7 +206,7 @@ def main() -> None:
     parser.add_argument("--overlap", action="store_true",
                         help="the solver's option: overlap pairs")
     parser.add_argument("--without", type=int, default=0, metavar="FLAGS",
-                        help="pruning flags to switch off (solver.py's KINGS=1 .. STACKED=32)")
+                        help="pruning flags to switch off (solver.KINGS=1 .. solver.CONE=4096)")
     args = parser.parse_args()
     unit = machine_speed()
     print(f"machine speed: sum(range(10**6)) = {1000 * unit:.1f} ms (x: multiples of it)")

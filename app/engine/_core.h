@@ -57,7 +57,8 @@
  * class_key below.
  * F_STARTS is not a pruning but the order the decision search decides the later passes'
  * starts in (_starts.c); it is switchable like them so that the tests can compare it with the
- * plain depth-first order. */
+ * plain depth-first order. These and the op codes are defined here only: the Python module
+ * exports them (_solver.c), under the names solver.py uses. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -71,7 +72,9 @@
 #define F_STARTS 1024
 #define F_DOMINANCE 2048
 #define F_CONE 4096
+#define F_ALL (2 * F_CONE - 1) /* every one of them */
 
+/* A move: a King removed alone (a), a pair removed (a and b), a draw, a recycle. */
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
 typedef struct {
