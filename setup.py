@@ -16,7 +16,7 @@ SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_tables", "_moves", "
                                                  "_apex", "_cone", "_search", "_starts", "_par",
                                                  "_playout")]
 
-HEADERS = ["app/engine/_core.h", "app/engine/_tables.h", "app/engine/_shapes.h"]
+HEADERS = [f"app/engine/{name}.h" for name in ("_core", "_tables", "_shapes", "_pays")]
 
 setup(ext_modules=[Extension("app.engine._solver", sources=SOURCES, depends=HEADERS,
                              extra_compile_args=ARGS, extra_link_args=["-flto"])])

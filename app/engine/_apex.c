@@ -247,7 +247,13 @@ void apex_prefetch(const Ctx *c, const Pos *p) {
  * asked it at 84,009 positions and it proved 1,898 lost (one in 44), at about 700
  * instructions an ask: 0.96 of the instructions (503,715 nodes against 496,802); 42042 0.94
  * (the same nodes); the other slowest deals and deals 40,001..40,100 1.00 (docs/solver.md). */
-static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, 1024, 16, 16); }
+static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, APEX_PAYS); }
+
+/* Count an answer for the gates that asked the test and its word (_pays.h). */
+static void apex_answer(Ctx *c, int lost) {
+    if (c->apex_gated) gate_answer(&c->apex_gate, lost);
+    if (c->passes >= 2 && !c->apex_wordless) gate_answer(&c->apex_word_gate, lost);
+}
 
 /* The partner that last passed the test is asked first: the positions a search asks about one
  * after another are alike, and the partner that passed for one mostly passes for the next,
@@ -257,7 +263,6 @@ static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, 1024, 16, 16); }
 int apex_lost(Ctx *c, const Pos *p) {
     if (!apex_asked(c, p)) return 0;
     if (c->apex_gated && !apex_pays(c)) return 0;
-    c->apex_gate.asked += c->apex_gated;
     if (!c->shapes && !index_shapes(c)) return 0;
     int kept = !c->wholedeck; /* verdicts are kept in the standard game only (see the header) */
     uint32_t partners = apex_partners(c, p);
@@ -273,15 +278,11 @@ int apex_lost(Ctx *c, const Pos *p) {
         }
         if (verdict == 1) {
             c->apex_hint = t;
-            c->apex_word_gate.asked += c->passes >= 2 && !c->apex_wordless;
+            apex_answer(c, 0);
             return 0;
         }
     }
-    c->apex_gate.kills += c->apex_gated;
-    if (c->passes >= 2 && !c->apex_wordless) {
-        c->apex_word_gate.asked++;
-        c->apex_word_gate.kills++;
-    }
+    apex_answer(c, 1);
     return 1;
 }
 
@@ -296,5 +297,5 @@ int apex_lost(Ctx *c, const Pos *p) {
  * passes the won deals needed it (deals 40,001..40,100: 1.03 without). */
 int apex_word_pays(Ctx *c) {
     if (c->passes == 2) return 0;
-    return gate_open(&c->apex_word_gate, 4096, 64, 64);
+    return gate_open(&c->apex_word_gate, APEX_WORD_PAYS);
 }

@@ -87,15 +87,7 @@ typedef struct {
     uint8_t op, a, b;
 } Step;
 
-/* A dead-end test asked only while it pays (the word game, the apex test and its word): at its
- * first `warmup` chances always, then while one ask in `share` proves a position lost, else at
- * every `every`-th chance, which keeps the share measured. Not asking only weakens a search. */
-typedef struct { long long seen, asked, kills; } Gate; /* chances, asks, asks that proved lost */
-
-static inline int gate_open(Gate *g, int warmup, int share, int every) {
-    return ++g->seen <= warmup || g->kills * share >= g->asked || g->seen % every == 0;
-}
-
+#include "_pays.h"
 #include "_tables.h"
 
 /* ---- the deal, as tables ------------------------------------------------------------------ */
@@ -110,19 +102,18 @@ typedef struct {
     uint64_t bytes[NSHAPES]; /* the key as a byte a pair of values, offset by 64 (_cone.c) */
 } ShapeIndex;
 
-/* The later passes' starts that the decision search has found and not decided yet (_starts.c):
- * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
- * share their beginnings. */
-/* F_CONE's state in a decision search: whether a start is being tested now, and what decides
- * whether the test is worth asking at a start (see cone_worth in _search.c). */
+/* F_CONE's state in a decision search: whether a start is being tested now, and whether the
+ * test pays at the starts (_pays.h). */
 typedef struct {
     int now;                   /* asked in this pruned() (at a start only) */
     int sample, probe;         /* this start: searched without the test / tested regardless */
-    long long seen;            /* starts decided from the queue so far */
-    long long calls, kills;    /* tests asked, and positions they proved lost */
-    long long samples, sample_nodes; /* starts searched without the test, and their nodes */
+    ConeGate gate;
     uint8_t hint[PYR];         /* per card, the partner that passed last */
 } Cone;
+
+/* The later passes' starts that the decision search has found and not decided yet (_starts.c):
+ * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
+ * share their beginnings. */
 
 typedef struct {
     Pos p;

@@ -171,20 +171,6 @@ static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base
 
 static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from);
 
-/* F_CONE is asked at the starts alone, and there only while it pays: while the share of tests
- * that prove a start lost, times the nodes a start's search takes (measured on every 16th
- * start decided from the queue, searched without the test), is more than 4, about what a test
- * costs in nodes; every 16th start is tested whatever this says, so that the share stays
- * measured. Where it proves lost the starts with the larger searches (whole deck 2 passes
- * 25574, 19400: 0.3 and 0.7 of the time) it is asked throughout; where the starts it proves
- * lost were a node or two from their end anyway (62644: 1.3 of the time, asked at every start)
- * it soon stops. */
-static int cone_worth(const Ctx *c) {
-    const Cone *k = &c->cone;
-    if (k->calls < 256 || k->samples < 16) return 1;
-    return (double)k->kills / (double)k->calls * (double)k->sample_nodes / (double)k->samples > 4.0;
-}
-
 /* F_DOMINANCE, with two passes only (see the header). */
 static inline int dominance(const Ctx *c) { return (c->flags & F_DOMINANCE) && c->passes == 2; }
 
@@ -225,15 +211,15 @@ static int serve(Ctx *c, int all) {
         s->root_trail = item.trail;
         s->root_depth = depth;
         long long before = c->nodes;
-        long long seen = c->cone.seen++;
-        c->cone.sample = !item.tested && seen % 16 == 15; /* searched without F_CONE */
-        c->cone.probe = seen % 16 == 7;                   /* tested with it regardless */
+        long long seen = c->cone.gate.seen++; /* F_CONE while it pays (_pays.h): */
+        c->cone.sample = !item.tested && cone_sampled(seen); /* searched without it */
+        c->cone.probe = cone_probed(seen);                   /* tested with it regardless */
         /* From its own pass, so not queued again; check -2: its dead-end tests are owed, -1 not. */
         int r = dfs(c, item.p, item.tested ? -1 : -2, item.relaxed, item.ctx, item.p.pass);
         s->spent += c->nodes - before;
         if (c->cone.sample) {
-            c->cone.samples++;
-            c->cone.sample_nodes += c->nodes - before;
+            c->cone.gate.samples++;
+            c->cone.gate.sample_nodes += c->nodes - before;
         }
         c->cone.sample = c->cone.probe = 0;
         if (r == LOST) dominated_lost(c, &item.p, item.ctx);
@@ -320,7 +306,7 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     int defer = queue && check > 0 && dominance(c); /* tested when decided */
     int at_start = p.pass > from || check == -2;
     c->cone.now = at_start && !c->cone.sample
-                  && (c->cone.probe || cone_worth(c)); /* at a start: F_CONE too */
+                  && (c->cone.probe || cone_pays(&c->cone.gate)); /* at a start: F_CONE too */
     c->apex_wordless = c->passes >= 2 && !(at_start && apex_word_pays(c)); /* not at a start */
     c->apex_gated = !at_start; /* inside a start's search: while it pays (apex_pays) */
     int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed);

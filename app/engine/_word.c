@@ -143,13 +143,12 @@ int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int t
 
 int word_lost(Ctx *c, const Pos *p) {
     if (!(c->flags & F_WORD) || !c->wholedeck || !p->pyr || is_last_pass(c, p)) return 0;
-    if (!gate_open(&c->word_gate, 4096, 16, 64)) return 0; /* not paying (see the header) */
-    c->word_gate.asked++;
+    if (!gate_open(&c->word_gate, WORD_PAYS)) return 0; /* not paying (_pays.h) */
     uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR; /* never 0: pyr is not */
     size_t at = 0, cap;
     uint64_t known = memo_find(&c->word, key, &at, &cap); /* 1 won, 2 lost, 0 unknown */
     if (known) {
-        c->word_gate.kills += known == 2;
+        gate_answer(&c->word_gate, known == 2);
         return known == 2;
     }
     uint8_t w[MAXTALON];
@@ -160,6 +159,6 @@ int word_lost(Ctx *c, const Pos *p) {
     }
     int lost = !word_reduces(c, p->pyr, w, m, 0, m);
     memo_put(&c->word, key, lost ? 2 : 1, at, cap);
-    c->word_gate.kills += lost;
+    gate_answer(&c->word_gate, lost);
     return lost;
 }
