@@ -86,7 +86,7 @@ static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p
 #define CONE_ASKED 0x3feu
 
 int cone_lost(Ctx *c, const Pos *p) {
-    if (!(c->flags & F_CONE) || !c->cone.now || c->overlap || !is_last_pass(c, p)
+    if (!(c->flags & F_CONE) || c->overlap || !is_last_pass(c, p)
         || !shapes_made)
         return 0;
     if (!c->shapes && !index_shapes(c)) return 0;

@@ -102,10 +102,8 @@ typedef struct {
     uint64_t bytes[NSHAPES]; /* the key as a byte a pair of values, offset by 64 (_cone.c) */
 } ShapeIndex;
 
-/* F_CONE's state in a decision search: whether a start is being tested now, and whether the
- * test pays at the starts (_pays.h). */
+/* F_CONE's state in a decision search: whether the test pays at the starts (_pays.h). */
 typedef struct {
-    int now;                   /* asked in this pruned() (at a start only) */
     int sample, probe;         /* this start: searched without the test / tested regardless */
     ConeGate gate;
     uint8_t hint[PYR];         /* per card, the partner that passed last */
@@ -168,9 +166,7 @@ typedef struct {
     uint8_t class_place[MAXTALON];   /* card by card (at first the empty talon's: none) */
     uint32_t same_value[MAXTALON];   /* the talon's places holding the value of each */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
-    int apex_wordless;               /* the apex test asks no word now (_apex.c) */
-    int apex_gated;                  /* the apex test is asked here only while it pays */
-    Gate apex_gate, apex_word_gate;  /* its asks there, and its word's (apex_word_pays) */
+    Gate apex_gate, apex_word_gate;  /* the apex test's asks while it pays, and its word's */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -368,8 +364,7 @@ int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
 extern uint32_t CONE[PYR]; /* every slot covering this one, directly or not (apex_init) */
 void apex_init(void);
-int apex_lost(Ctx *c, const Pos *p);
-int apex_word_pays(Ctx *c);
+int apex_lost(Ctx *c, const Pos *p, unsigned ask);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _cone.c */
 void cone_init(void);
@@ -383,7 +378,11 @@ int starts_length(const Ctx *c, int trail);
 void starts_line(Ctx *c, int trail, int length);
 void starts_free(Starts *s);
 /* _search.c */
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
+/* What a call of pruned() asks beyond the tests every position gets (see `asked_at` in
+ * _search.c): the cone test; the whole-deck apex test's word; the apex test only while it pays
+ * (APEX_PAYS) instead of always. The par search asks ASK_APEX_WORD alone. */
+enum { ASK_CONE = 1, ASK_APEX_WORD = 2, ASK_APEX_GATED = 4 };
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask);
 int decide(Ctx *c, Pos p);
 /* _par.c */
 int par_search(Ctx *c, Pos p);

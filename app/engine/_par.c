@@ -219,7 +219,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     }
     if (lb >= INF) return INF;
     if (k + lb > r) return k + lb;
-    if (check && pruned(c, &p, &relaxed)) {
+    if (check && pruned(c, &p, &relaxed, ASK_APEX_WORD)) {
         set_put(&c->bound, key, INF);
         return INF;
     }

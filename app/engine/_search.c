@@ -92,12 +92,33 @@
  * before the apex test: in the last pass it prunes most of what the two prune, and the apex
  * test, whose verdicts the whole-deck game does not keep, costs more; asked the other way
  * round, the slowest two-pass deals took 1.1-1.35 times as long (docs/solver.md). */
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask) {
     uint32_t usable = p->rest;
     apex_prefetch(c, p);
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
     return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || stacked_lost(c, p, usable)
-           || apex_lost(c, p) || cone_lost(c, p);
+           || apex_lost(c, p, ask) || ((ask & ASK_CONE) && cone_lost(c, p));
+}
+
+/* What pruned() asks at a node of the decision search (ASK_*), `at_start` when the node is a
+ * start (a line's first node in a later pass). Each choice only decides whether a sound test is
+ * asked, so none changes an answer (_pays.h):
+ * - the cone test at the starts alone, and there while it pays (ConeGate): inside a start's
+ *   search the positions it would prove lost are mostly a node or two from their end;
+ * - the apex test inside a start's search while it pays (APEX_PAYS), at the starts always: a
+ *   start it proves lost saves the start's whole search;
+ * - the whole-deck apex test's word with one pass everywhere; with two or three passes not
+ *   inside a start's search, where the stacked game, asked first, prunes nearly all it would;
+ *   with three passes at the starts while it pays (APEX_WORD_PAYS); with two passes not at all,
+ *   as there the test without it and the cone test prove nearly every start it would. */
+static unsigned asked_at(Ctx *c, int at_start) {
+    unsigned ask = 0;
+    if (at_start && !c->cone.sample && (c->cone.probe || cone_pays(&c->cone.gate))) ask |= ASK_CONE;
+    if (c->passes < 2
+        || (at_start && c->passes == 3 && gate_open(&c->apex_word_gate, APEX_WORD_PAYS)))
+        ask |= ASK_APEX_WORD;
+    if (!at_start) ask |= ASK_APEX_GATED;
+    return ask;
 }
 
 /* What a node's search found: a win, no win, or no win yet among the starts it queued. */
@@ -304,13 +325,8 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     }
     int queue = start && !(starts_first(c, &p) && starts_budget(c));
     int defer = queue && check > 0 && dominance(c); /* tested when decided */
-    int at_start = p.pass > from || check == -2;
-    c->cone.now = at_start && !c->cone.sample
-                  && (c->cone.probe || cone_pays(&c->cone.gate)); /* at a start: F_CONE too */
-    c->apex_wordless = c->passes >= 2 && !(at_start && apex_word_pays(c)); /* not at a start */
-    c->apex_gated = !at_start; /* inside a start's search: while it pays (apex_pays) */
-    int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed);
-    c->cone.now = c->apex_wordless = c->apex_gated = 0;
+    unsigned ask = asked_at(c, p.pass > from || check == -2);
+    int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed, ask);
     if (lost) {
         c->depth = base;
         return LOST;
