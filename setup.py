@@ -7,7 +7,7 @@ from setuptools import Extension, setup
 # The search counts bits all the time: on x86-64 let the compiler use the POPCNT instruction
 # (every x86-64 processor of the last fifteen years has it) rather than a library routine.
 # -O3 and link-time optimisation (the eight files inlined into one another): 3-7% less time a
-# process than -O2 with one or two passes (docs/solver.md).
+# process than -O2 with one or two passes (docs/solver-log.md, round 4).
 ARGS = ["-O3", "-std=c99", "-flto"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
