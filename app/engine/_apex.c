@@ -230,7 +230,7 @@ static inline uint64_t apex_key(const Pos *p, int t) {
 }
 
 /* Start loading the table slots apex_lost will read, so that the cache misses overlap the
- * tests asked before it (6-10% of the time on the slowest deals: docs/solver.md). */
+ * tests asked before it. */
 void apex_prefetch(const Ctx *c, const Pos *p) {
     if (!apex_asked(c, p) || !c->apex.cap) return;
     for (uint32_t m = apex_partners(c, p); m; m &= m - 1)
@@ -249,9 +249,7 @@ static void apex_answer(Ctx *c, int lost, unsigned ask) {
 
 /* The partner that last passed the test is asked first: the positions a search asks about one
  * after another are alike, and the partner that passed for one mostly passes for the next,
- * while the first in talon order often fails first (on the slowest whole-deck two-pass deals,
- * half the partners asked). The verdict is the same in any order; the slowest two-pass deals
- * took 0.65-0.96 of the time (docs/solver.md). */
+ * while the first in talon order often fails first. The verdict is the same in any order. */
 int apex_lost(Ctx *c, const Pos *p, unsigned ask) {
     if (!apex_asked(c, p)) return 0;
     if ((ask & ASK_APEX_GATED) && !apex_pays(c)) return 0;

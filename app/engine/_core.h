@@ -3,6 +3,7 @@
  *
  *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
  *   _tables.c  the hash tables the searches keep (declared in _tables.h);
+ *   _pays.h    the dead-end tests asked only while they pay: the policy and its numbers;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
@@ -198,13 +199,12 @@ static inline uint64_t key_of(const Pos *p) {
  * talon card moved to the first place of the deal's talon holding its value after the place
  * given to the card before it (a sequence put where it first fits, which is the same for every
  * position of the class), and the stock's top the place of the first stock card. Two talon
- * cards of one value become interchangeable whenever nothing is left between them. Measured
- * (docs/solver.md): 15-30% fewer nodes, and a fifth to a tenth of the worst deals'. The places
- * of the last talon asked are kept, so that a position reached by a draw (the same talon, the
- * stock's top moved) reads its key off them: most nodes of the passes before the last; another
- * talon keeps those of the cards before the first place where the two differ, as a card's place
- * depends only on the cards before it (with a faster free_pyramid: 0.87-0.93 of the
- * instructions on the slowest deals, docs/solver.md). */
+ * cards of one value become interchangeable whenever nothing is left between them, which with
+ * about two talon cards of each value happens a lot. The places of the last talon asked are
+ * kept, so that a position reached by a draw (the same talon, the stock's top moved) reads its
+ * key off them: most nodes of the passes before the last; another talon keeps those of the
+ * cards before the first place where the two differ, as a card's place depends only on the
+ * cards before it. */
 static inline uint64_t class_key(Ctx *c, const Pos *p) {
     if (p->rest != c->class_rest) { /* the places of this talon, made once */
         uint32_t same = p->rest & ((1u << __builtin_ctz(p->rest ^ c->class_rest)) - 1);

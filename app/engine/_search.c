@@ -75,10 +75,9 @@
  *   first time. The starts are decided most cards first within a group (_starts.c), so that a
  *   start is mostly decided before the starts it dominates, and a start queued is put through
  *   the dead-end tests only when it is decided, after its table entry: one dominated by then
- *   costs a lookup. On the slowest two-pass deals, lost, a sixth to a quarter fewer nodes.
- *   Not with three passes: there the middle pass's starts are decided in the order found (the
- *   order above cost the slowest won deals three times the nodes), so a start is seldom
- *   decided before the ones it dominates, and the tests waiting cost 3-15% of the time.
+ *   costs a lookup. Not with three passes: there the middle pass's starts are decided in the
+ *   order found (most cards first cost the won deals far more nodes), so a start is seldom
+ *   decided before the ones it dominates, and the waiting tests would only cost.
  *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
@@ -90,8 +89,8 @@
 /* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_WORD, F_STACKED, F_APEX, F_CONE)? Asked in
  * this order, the cheap and cached first (the par search asks the same). The stacked game goes
  * before the apex test: in the last pass it prunes most of what the two prune, and the apex
- * test, whose verdicts the whole-deck game does not keep, costs more; asked the other way
- * round, the slowest two-pass deals took 1.1-1.35 times as long (docs/solver.md). */
+ * test, whose verdicts the whole-deck game does not keep, costs more. Which of them are asked
+ * beyond these is `ask` (see asked_at below). */
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask) {
     uint32_t usable = p->rest;
     apex_prefetch(c, p);
@@ -128,9 +127,8 @@ enum { LOST = 0, WON = 1, OPEN = 2 };
  * pass, the context, KEY_OPEN), so they share one probe run: entries_of walks it once and
  * answers every question a node asks, as a bit per entry (entry_bit: those bits as a number
  * below 32), instead of a lookup per question (up to eight a node in the last pass, each
- * walking the run to its end when its entry is not there): 2-12% less time on the slowest
- * two-pass deals (docs/solver.md). It also gives the empty slot that ends the run, where a new
- * entry of the position goes. */
+ * walking the run to its end when its entry is not there). It also gives the empty slot that
+ * ends the run, where a new entry of the position goes. */
 static inline unsigned entry_bit(uint64_t e) {
     return (unsigned)(((e >> 57) & 1) | ((e >> 59) & 6) | ((e >> 55) & 0x18));
 }
@@ -163,9 +161,10 @@ static inline int known_open(uint32_t entries, uint64_t key, int ctx) {
 }
 
 /* F_STARTS: the nodes spent deciding starts are kept within half of those spent finding them.
- * Against as many: the slowest won two-pass deals in 0.61-0.82 of the time, the means 3-4%
- * less with two passes and 3-5% more with three; a quarter or an eighth cost the three-pass
- * deals up to 3x, twice as many the won two-pass ones 1.3-1.5x (docs/solver.md). */
+ * More, and a won deal decides poor starts found early before its better ones are found; less,
+ * and a three-pass deal's middle-pass starts, which find the last pass's, are decided too late
+ * (docs/solver-log.md, round 6). The budget only orders the work: a start it holds back is
+ * decided later. */
 static inline int starts_budget(const Ctx *c) {
     return 2 * c->starts.spent <= c->nodes - c->starts.spent;
 }
