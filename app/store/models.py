@@ -80,7 +80,7 @@ class GameRecord(Base):
     par: Mapped[int | None] = mapped_column(SmallInteger)
     # The score (rules page; app/engine/score.py), fixed when the game ends (NULL before).
     score: Mapped[int | None] = mapped_column(Integer)
-    # The signed token of the challenge link this game was started from (app/web/challenge.py).
+    # The signed token of the challenge link this game was started from (app/web/results.py).
     challenge: Mapped[str | None] = mapped_column(String(600))
     # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
