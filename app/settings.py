@@ -108,6 +108,11 @@ class Settings(BaseSettings):
         ge=1,
         description="Random deals are drawn from 1..this, so share links stay short.",
     )
+    release: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9._-]{1,40}$",
+        description="The release's name: the files' addresses (/assets/<release>/) and the "
+                    "service worker's cache. Default: a digest of static/ and templates/, so "
+                    "any change to them is a new release.")
 
     @field_validator("secret_key")
     @classmethod

@@ -4,7 +4,6 @@ again; the time a game took leaves its pauses out; only its player may pause it.
 from __future__ import annotations
 
 import re
-
 from datetime import timedelta
 
 from app.store import Database

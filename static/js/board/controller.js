@@ -144,7 +144,6 @@ export class Board {
     this.versioned();
     drawBoard(this.root, this.local, this.marks, { canPlay: this.canPlay });
     drawCounters(this.local, this.clock.seconds());
-    this.root.dataset.inputs = String(this.record.steps.length);
     document.documentElement.dataset.inputs = String(this.record.steps.length);
     keepFocus(this.root, focused);
     roving(this.root);
