@@ -236,3 +236,18 @@ def test_a_new_release_waits_for_the_next_visit(browser, tmp_path):
     finally:
         context.close()
         site.stop()
+
+
+def test_a_page_that_needs_the_network_says_so_in_one_sentence(page):
+    page.goto("/")
+    controlled(page)
+    page.context.set_offline(True)
+    try:
+        page.goto("/odds")  # never visited: nothing kept of it
+        note = page.locator("[data-needs-network]")
+        note.wait_for()
+        assert note.inner_text() == "This page needs the network: you can play a game meanwhile."
+        page.goto("/games/NotOnThisDevice")
+        page.wait_for_selector('[data-needs-network="not_on_device"]')
+    finally:
+        page.context.set_offline(False)
