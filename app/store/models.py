@@ -121,8 +121,9 @@ class GameRecord(Base):
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
         Index("ix_games_player_daily", "player_id", "daily"),
         Index("ix_games_player_late_daily", "player_id", "late_daily"),
-        # The game a retried first batch started (a deal page's first input).
-        Index("ix_games_player_last_input", "player_id", "last_input"),
+        # The game a retried first batch started (a deal page's first input): one game a
+        # batch, however many copies of it arrive at once.
+        Index("ix_games_player_last_input", "player_id", "last_input", unique=True),
         # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).

@@ -21,6 +21,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import date
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import odds
@@ -242,6 +243,54 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
         return record
 
     return _committed_start(session, make)
+
+
+class AlreadyStarted(RuntimeError):
+    """Another request with the same first batch stored its game first."""
+
+
+def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Variant,
+                     steps: list[Step], input_id: str, *, untimed_elapsed: int | None = None,
+                     daily: date | None = None, challenge: str | None = None,
+                     late_daily: date | None = None) -> tuple[LoadedGame, Applied]:
+    """A deal page's first batch: the game started and the batch played in one transaction,
+    all or nothing, filed under the batch's id (``games.last_input`` is unique per player).
+
+    Raises BatchRefused (nothing stored) when the engine refuses a step, and AlreadyStarted
+    when a copy of this batch (a retried sync, twenty at once) stored its game first: the
+    caller answers with that game, so the batch is played once."""
+    game = Game(deal, variant.goal, variant.passes)
+    undone: list[Move] = []
+    for number, step in enumerate(steps, start=1):
+        try:
+            if step == UNDO:
+                undone.append(game.undo())
+            else:
+                game.play(step)  # type: ignore[arg-type]
+        except IllegalMove as exc:
+            raise BatchRefused(number, step, str(exc)) from None
+
+    def make() -> GameRecord:
+        latest = latest_unfinished(session, player_id)
+        if latest is not None and is_fresh_game_of(latest, deal, variant):
+            abandon_in_progress(session, player_id, keep=latest.id)
+            record = latest
+            if challenge and not record.challenge:
+                record.challenge = challenge
+        else:
+            abandon_in_progress(session, player_id)
+            record = create_game(session, player_id, deal, variant.goal, variant.passes,
+                                 daily=daily, challenge=challenge, late_daily=late_daily)
+        save_position(session, record, game, undos=len(undone), input_id=input_id,
+                      untimed_elapsed=untimed_elapsed)
+        return record
+
+    try:
+        record = _committed_start(session, make)
+    except IntegrityError:
+        session.rollback()
+        raise AlreadyStarted(input_id) from None
+    return LoadedGame(record, game), Applied(tuple(steps), tuple(undone))
 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,

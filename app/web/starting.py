@@ -33,12 +33,16 @@ from app.web.board import (
     NO_STORE,
     BoardInput,
     BoardUrls,
+    read_steps,
+    refused_batch,
     render_board,
+    said_of,
 )
 from app.web.csrf import require_csrf
 from app.web.errors import PageError
 from app.web.htmx import is_htmx, see_other, wants_json
 from app.web.links import path_for
+from app.web.notice import Notice
 from app.web.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
@@ -110,17 +114,56 @@ def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
     A first batch sent again (its answer was lost, or it waited on a device without network)
     finds the game it started and gets that game's board: it starts no second game, and is
     not played twice."""
-    if sent is not None and sent.input_id is not None:
+    def started_before() -> Response | None:
+        if sent is None or sent.input_id is None:
+            return None
         before = actions.started_by(session, player_id, sent.input_id)
-        if before is not None:
-            return went_on(request, render_board(request, before, player_id), before)
+        return went_on(request, render_board(request, before, player_id), before) if before \
+            else None
+
+    if (already := started_before()) is not None:
+        return already
     if actions.in_progress(session, player_id) is not None and not (sent and sent.abandon):
+        # A copy of this batch may have stored its game just now: that is no other game.
+        if (already := started_before()) is not None:
+            return already
         if is_htmx(request) or wants_json(request):
             return Response(status_code=204, headers={"HX-Redirect": ask_at})
         return see_other(ask_at)
+    if sent is not None and sent.moves is not None and sent.input_id is not None:
+        return first_batch(request, session, player_id, deal=deal, variant=variant, sent=sent,
+                           daily=daily, challenge=challenge, late_daily=late_daily)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
                                     challenge=challenge, late_daily=late_daily)
     return load(session, record.id)
+
+
+def first_batch(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+                sent: BoardInput, daily: date | None, challenge: str | None,
+                late_daily: date | None) -> Response:
+    """A deal page's first batch: the game started and the batch played at once, or neither
+    (a refused step: 422 on the deal as it was). Copies of it arriving together store one
+    game: the later ones get the board of the game the first stored."""
+    assert sent.moves is not None and sent.input_id is not None
+    steps = read_steps(sent.moves)
+    unstored = preview(player_id, deal, variant.goal, variant.passes, daily=daily)
+    if isinstance(steps, Notice):
+        return render_board(request, unstored, player_id, steps, status_code=422)
+    try:
+        loaded, done = actions.start_with_batch(
+            session, player_id, deal, variant, steps, sent.input_id,
+            untimed_elapsed=sent.untimed_elapsed, daily=daily, challenge=challenge,
+            late_daily=late_daily)
+    except actions.BatchRefused as exc:
+        return render_board(request, unstored, player_id, refused_batch(exc, len(steps)),
+                            status_code=422)
+    except actions.AlreadyStarted:
+        loaded = actions.started_by(session, player_id, sent.input_id)
+        if loaded is None:  # pragma: no cover - the unique batch id names a stored game
+            raise
+        return went_on(request, render_board(request, loaded, player_id), loaded)
+    return went_on(request, render_board(request, loaded, player_id, said_of(done, loaded.game)),
+                   loaded)
 
 
 def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Response:

@@ -79,6 +79,11 @@ def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
     return f"Hint: {step}. {verdict}"
 
 
+def format_number(value: int | float) -> str:
+    """A number as every page shows it: ``1,859``, ``72.5``."""
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
+
+
 def format_duration(seconds: int) -> str:
     minutes, secs = divmod(max(0, seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -104,6 +109,14 @@ def pyramid_slots(game: Game) -> list[Slot]:
         free = card is not None and all(game.pyramid[i] is None for i in COVERED_BY[index])
         slots.append(Slot(index, row, col, card, free))
     return slots
+
+
+def pyramid_rows(slots: list[Slot]) -> list[list[Slot]]:
+    """The pyramid's places row by row, from the apex (a screen reader reads rows as rows)."""
+    rows: list[list[Slot]] = [[] for _ in range(7)]
+    for slot in slots:
+        rows[slot.row].append(slot)
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,15 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    op.execute("UPDATE games SET last_input = NULL WHERE status <> 'playing'")
+    op.execute("UPDATE games SET last_input = NULL WHERE last_input IS NOT NULL AND id NOT IN "
+               "(SELECT min(id) FROM games WHERE last_input IS NOT NULL "
+               "GROUP BY player_id, last_input)")
     with op.batch_alter_table("games") as batch_op:
         batch_op.add_column(sa.Column("timed", sa.Boolean(), nullable=False,
                                       server_default=sa.true()))
-        batch_op.create_index("ix_games_player_last_input", ["player_id", "last_input"])
+        batch_op.create_index("ix_games_player_last_input", ["player_id", "last_input"],
+                              unique=True)
 
 
 def downgrade() -> None:

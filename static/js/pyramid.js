@@ -1,6 +1,6 @@
 /* Pyramid: what every page needs beyond HTML forms and htmx (the board's own script is
- * board.js): the copy-link button, the replay's keys, and Back/Forward showing the server's
- * state rather than a page kept by the browser. Without this file everything still works.
+ * static/js/board/): the share buttons, the replay's keys, and Back/Forward showing the
+ * server's state rather than a page kept by the browser. Without this file everything still works.
  */
 (function () {
   "use strict";
@@ -10,26 +10,36 @@
     if (region) region.textContent = text;
   }
 
-  /* --- copy the deal link or the challenge link: the buttons only exist for people with
-   * JavaScript ---------------------------------------------------------------------------- */
-  var COPIES = [["[data-copy-link]", "[data-deal-link]", "Deal link copied."],
-                ["[data-copy-challenge]", "[data-challenge]", "Challenge link copied: send it to a friend."]];
-  document.addEventListener("click", function (event) {
-    var button = null, link = null, copied = "";
-    COPIES.forEach(function (copy) {
-      var found = event.target.closest && event.target.closest(copy[0]);
-      if (found) { button = found; link = document.querySelector(copy[1]); copied = copy[2]; }
-    });
-    if (!button || !link) return;
-    var done = function () { button.textContent = "Copied!"; say(copied); };
+  /* --- share the deal link or a challenge: the phone's share sheet where there is one, else
+   * the link copied; the sender stays on their own page (a challenge is for the friend) --- */
+  function share(link, copied) {
+    var url = link.href;
+    if (navigator.share) {
+      navigator.share({ title: document.title, url: url }).catch(function () { /* closed */ });
+      return;
+    }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(link.href).then(done, function () {
+      navigator.clipboard.writeText(url).then(function () { say(copied); }, function () {
         window.getSelection().selectAllChildren(link);
         say("Select the link and copy it.");
       });
     } else {
+      link.hidden = false;
       window.getSelection().selectAllChildren(link);
       say("The link is selected: copy it with Ctrl+C.");
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy-link]");
+    if (button) {
+      var link = document.querySelector("[data-deal-link]");
+      if (link) share(link, "Deal link copied.");
+      return;
+    }
+    var challenge = event.target.closest && event.target.closest("a[data-challenge]");
+    if (challenge) {
+      event.preventDefault();
+      share(challenge, "Challenge link copied: send it to a friend.");
     }
   });
 
@@ -59,8 +69,11 @@
   });
 
   function revealCopyButtons() {
-    document.querySelectorAll("[data-copy-link][hidden], [data-copy-challenge][hidden]")
-      .forEach(function (button) { button.hidden = false; });
+    document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
+      button.hidden = false;
+      var link = document.querySelector("[data-deal-link]");
+      if (link) link.hidden = true;  // the button shares it
+    });
   }
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:afterSettle", revealCopyButtons);

@@ -95,6 +95,7 @@ def test_a_challenge_round_trip_between_two_browsers(browser, server):
         bob.wait_for_selector("[data-challenge-result]")
         assert "Alice" in bob.locator("[data-challenge-result]").inner_text()
         alice.reload()
+        alice.click("[data-banner-more] > summary")  # her game's details: the answers
         alice.wait_for_selector("[data-challenge-answers]")
         assert "won in" in alice.locator("[data-challenge-answers]").inner_text()
     finally:

@@ -103,6 +103,7 @@ def test_the_new_pages_have_no_serious_accessibility_violation(browser, server, 
         checked["calendar"] = violations(page)
         game_id = won_game(page)
         page.goto(f"/games/{game_id}")
+        page.click("[data-banner-more] > summary")  # the details of the end, folded at first
         page.wait_for_selector("[data-results]")  # par, difficulty, how others did
         checked["won game with results"] = violations(page)
         link = page.locator("a[data-challenge]").get_attribute("href")

@@ -97,7 +97,9 @@ def test_ten_quick_draws_on_a_slow_network_are_ten_draws_in_two_round_trips(page
     settled(page)
     state = board_matches_server(page)
     assert state["waste"]["count"] == 10 and len(state["moves"]) == 10
-    assert len(sent) == 2, sent  # the first draw, then the other nine together
+    # The first draw, then the rest together: a batch a round trip, not a request a press (a
+    # loaded machine may spread ten presses over more than one round trip: three at most).
+    assert len(sent) <= 3, sent
 
 
 def test_a_move_made_elsewhere_first_wins_and_the_page_says_what_was_not_kept(page):

@@ -10,8 +10,11 @@ import struct
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+from sqlalchemy import select
+
 from app import odds
 from app.engine import VARIANTS, Deal, Game, Move
+from app.store.models import GameRecord
 from app.web import assets
 from app.web.starting import today
 
@@ -36,7 +39,7 @@ def first_batch(client, number: int, moves: list[str], input_id: str, **fields):
                              **fields})
 
 
-def test_a_game_begun_offline_arrives_once_however_often_it_is_sent(client):
+def test_a_game_begun_offline_arrives_once_however_often_it_is_sent(client, app):
     """Twenty copies of the first batch at once (a retried sync): one game, its moves once."""
     moves = first_moves(11, 6)
     with ThreadPoolExecutor(max_workers=20) as pool:
@@ -46,6 +49,9 @@ def test_a_game_begun_offline_arrives_once_however_often_it_is_sent(client):
     ids = {a.json()["id"] for a in answers if a.status_code == 200}
     assert len(ids) == 1
     (game_id,) = ids
+    with app.state.db.sessions() as session:
+        stored = session.scalars(select(GameRecord.id).where(GameRecord.deal_number == "11"))
+        assert list(stored) == [game_id]  # no second game, not even an empty one
     state = client.get(f"/api/games/{game_id}").json()
     assert [Move.from_dict(m).to_text() for m in state["moves"]] == moves
     assert 95 <= state["elapsed_seconds"] <= 97  # the page's clock, not the server's

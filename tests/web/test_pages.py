@@ -147,7 +147,7 @@ def test_board_shows_every_hook(client):
     game = game_for(client, game_id)
     cards = re.findall(r'<button type="submit" name="card" value="(\w\w)"', html)
     assert sorted(cards) == sorted(card.name for card in game.free_cards())
-    assert 'data-card="KS" aria-label="King of spades"' in html
+    assert 'data-card="KS" aria-label="King of spades, free"' in html
     covered = covered_card(game)
     assert re.search(rf'<span class="card [^"]*covered[^"]*" id="card-{covered.name}" '
                      rf'data-card="{covered.name}" role="img"\s+aria-label="[^"]*, covered by ',

@@ -106,7 +106,7 @@ def test_a_game_at_par_says_so(client):
 
 def challenge_link(client, game_id: str) -> str:
     page = client.get(f"/games/{game_id}").text
-    found = re.search(r'<a class="btn small" data-challenge href="([^"]+)"', page)
+    found = re.search(r'<a class="btn[^"]*" data-challenge href="([^"]+)"', page)
     assert found, "a finished game offers a challenge link"
     return found.group(1).replace("&amp;", "&")
 

@@ -6,6 +6,7 @@
 import { Card, Move } from "../engine/index.js";
 import { Clock } from "./clock.js";
 import { Marks, drawBoard, drawCounters } from "./draw.js";
+import { Motion, positions } from "./motion.js";
 import { focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
 import { LocalGame, UNDO, stepText } from "./local.js";
 import { Remote } from "./remote.js";
@@ -30,6 +31,7 @@ export class Board extends Remote {
       undos: record.server.undos, status: record.server.status });
     for (const step of record.steps) this.local.apply(stepOfText(step.text));
     this.marks = new Marks();
+    this.motion = new Motion(root);
     const ended = !this.local.playing;
     this.clock = new Clock(record.elapsed || 0, !ended && this.local.game.moves.length > 0 && !record.paused);
     this.hintWaiting = false;
@@ -61,6 +63,7 @@ export class Board extends Remote {
   /** One input: played here at once, or said why not. */
   take(input) {
     if (!this.canPlay) return;
+    this.motion.land();
     this.marks.clear();
     const kind = input.kind;
     if (kind === "pause") return this.togglePause();
@@ -118,6 +121,8 @@ export class Board extends Remote {
       return;
     }
     const was = this.local.selected;
+    const flight = this.flightOf(step);
+    const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
     if (this.local.game.moves.length === 1 && step !== UNDO) this.clock.start();
     if (!this.local.playing) this.clock.stop();
@@ -129,6 +134,10 @@ export class Board extends Remote {
       record.ended = this.local.playing ? null : this.local.status.value;
     });
     this.draw();
+    this.motion.step(flight.kind, flight.cards(), before);
+    if (this.local.status.value === "won") {
+      this.motion.cascade(this.local.game.moves.flatMap((move) => move.cards.map((c) => c.name)));
+    }
     let message = played.message;
     if (was && !this.local.selected && step !== UNDO && !step.cards.length) {
       message = `${message} ${say("selection_dropped", { card: cardLong(was) })}`;
@@ -137,7 +146,36 @@ export class Board extends Remote {
     cue(step === UNDO ? "undo" : this.local.status.value === "won" ? "win" : step.toText());
     this.painted(at);
     if (!this.local.playing) this.ended();
-    syncer.kick();
+    // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.
+    requestAnimationFrame(() => window.setTimeout(() => syncer.kick(), 0));
+  }
+
+  /** Which flight `step` makes, and its cards (read after the step, for those it reveals). */
+  flightOf(step) {
+    const { game } = this.local;
+    if (step !== UNDO) {
+      if (step.cards.length) return { kind: "remove", cards: () => step.cards.map((c) => c.name) };
+      if (step.op.value === "draw") {
+        const name = game.stockTop.name;
+        return { kind: "draw", cards: () => [name] };
+      }
+      const name = game.wasteTop?.name;
+      return { kind: "recycle", cards: () => (name ? [name] : []) };
+    }
+    const last = game.moves[game.moves.length - 1];
+    if (last.cards.length) return { kind: "unremove", cards: () => last.cards.map((c) => c.name) };
+    if (last.op.value === "draw") {
+      const name = game.wasteTop.name;
+      return { kind: "undraw", cards: () => [name] };
+    }
+    return { kind: "unrecycle", cards: () => (game.wasteTop ? [game.wasteTop.name] : []) };
+  }
+
+  /** The server has confirmed steps the board already shows: only what says so changes. */
+  confirmed() {
+    this.versioned();
+    document.documentElement.dataset.inputs = String(this.record.steps.length);
+    drawCounters(this.local, this.clock.seconds());
   }
 
   /** The board drawn from the game here. */

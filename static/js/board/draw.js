@@ -7,7 +7,7 @@
  * and the focused card keeps its focus. */
 
 import { COVERED_BY, Card, Move, PYRAMID_SIZE, rowCol } from "../engine/index.js";
-import { cardName, withSymbols } from "./words.js";
+import { cardName, say, withSymbols } from "./words.js";
 
 /** What the board shows beyond the position: the selection, hinted and refused cards. */
 export class Marks {
@@ -42,24 +42,45 @@ function marksOf(card, marks) {
   return classes(marks.hinted.has(card.name) && "hinted", marks.refused.has(card.name) && "refused");
 }
 
-/** A free card as the page's button (templates/_cards.html, card_button). */
-function cardButton(card, { selected, enabled, place = "", extra = "" }) {
-  return element("button", {
+/** A free card as the page's button (templates/_cards.html, card_button): its attributes. */
+function buttonAttributes(card, { selected, enabled, place = "", extra = "", label = null }) {
+  return {
     type: "submit", name: "card", value: card.name, id: `card-${card.name}`,
     class: classes("card", card.isRed ? "red" : "black", "free", selected && "selected",
       card.isKing && "king", place, extra),
-    "data-card": card.name, "aria-label": card.longName, "data-king": card.isKing,
+    "data-card": card.name, "aria-label": label || card.longName, "data-king": card.isKing,
     "aria-pressed": selected ? "true" : (enabled ? "false" : null),
     disabled: !enabled,
-  }, face(card));
+  };
 }
 
-function coveredCard(card, place, over, extra) {
-  return element("span", {
+function cardButton(card, options) {
+  return element("button", buttonAttributes(card, options), face(card));
+}
+
+/** A pyramid card under others (templates/_cards.html, covered_card): its attributes. */
+function coveredAttributes(card, place, over, extra) {
+  return {
     class: classes("card", card.isRed ? "red" : "black", "covered", place, extra),
     id: `card-${card.name}`, "data-card": card.name, role: "img",
     "aria-label": `${card.longName}, covered by ${over.map(cardName).join(" and ")}`,
-  }, face(card));
+  };
+}
+
+/** Give `node` exactly `attributes` (leaving alone the page's own: a flight's style, the
+ * roving tabindex). */
+function setAttributes(node, attributes) {
+  for (const { name } of Array.from(node.attributes)) {
+    if (name !== "style" && name !== "tabindex" && !(name in attributes)) node.removeAttribute(name);
+  }
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) {
+      node.removeAttribute(name);
+    } else {
+      const text = value === true ? "" : String(value);
+      if (node.getAttribute(name) !== text) node.setAttribute(name, text);
+    }
+  }
 }
 
 function emptyPile(extra = "") {
@@ -68,25 +89,66 @@ function emptyPile(extra = "") {
 
 function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
 
-/** The pyramid's 28 places, as templates/_board.html draws them. */
-function pyramidNodes(local, marks, canMove) {
+/** The pyramid's 28 places, as templates/_board.html draws them: each a tag, a card (or
+ * none) and its attributes. */
+function pyramidPlaces(local, marks, canMove) {
   const { game } = local;
-  const nodes = [];
+  const places = [];
   for (let index = 0; index < PYRAMID_SIZE; index++) {
     const [row, col] = rowCol(index);
     const spot = `r${row} c${col}`;
     const card = game.pyramid[index];
     if (!card) {
-      nodes.push(element("span", { class: `slot-gone ${spot}`, "aria-hidden": "true" }));
+      places.push({ tag: "SPAN", card: null, attributes: { class: `slot-gone ${spot}`, "aria-hidden": "true" } });
       continue;
     }
     const over = COVERED_BY[index].map((i) => game.pyramid[i]).filter(Boolean);
     const extra = marksOf(card, marks);
-    nodes.push(over.length ? coveredCard(card, `in-pyramid ${spot}`, over, extra)
-      : cardButton(card, { selected: local.selected === card.name, enabled: canMove,
-        place: `in-pyramid ${spot}`, extra }));
+    places.push(over.length
+      ? { tag: "SPAN", card, attributes: coveredAttributes(card, `in-pyramid ${spot}`, over, extra) }
+      : { tag: "BUTTON", card, attributes: buttonAttributes(card, {
+        selected: local.selected === card.name, enabled: canMove, place: `in-pyramid ${spot}`, extra,
+        label: say("free_card", { card: cardName(card) }) }) });
   }
-  return nodes;
+  return places;
+}
+
+/** Bring the pyramid's places to `places`, row by row (a row is a group for screen readers):
+ * a card that stays the same kind of element keeps its element (its attributes changed in
+ * place, so the focus and transitions stay); any other place gets a new one. Cheaper than
+ * drawing the pyramid afresh: a press changes a few. */
+function patchPyramid(pyramid, places) {
+  let rows = pyramid.querySelectorAll(".pyramid-row");
+  if (rows.length !== 7) {
+    for (const row of rows) row.remove();
+    const first = pyramid.firstChild;
+    for (let r = 0; r < 7; r++) {
+      pyramid.insertBefore(element("div", { class: "pyramid-row", role: "group",
+        "aria-label": say("row", { row: r + 1 }) }), first);
+    }
+    rows = pyramid.querySelectorAll(".pyramid-row");
+  }
+  let start = 0;
+  rows.forEach((row, r) => {
+    patchRow(row, places.slice(start, start + r + 1));
+    start += r + 1;
+  });
+}
+
+function patchRow(row, places) {
+  const current = Array.from(row.children);
+  for (const extra of current.slice(places.length)) extra.remove();
+  places.forEach((place, index) => {
+    const here = current[index];
+    const same = here && here.tagName === place.tag
+      && (here.getAttribute("data-card") || null) === (place.card ? place.card.name : null);
+    if (same) {
+      setAttributes(here, place.attributes);
+      return;
+    }
+    const node = element(place.tag.toLowerCase(), place.attributes, place.card ? face(place.card) : []);
+    if (here) here.replaceWith(node); else row.append(node);
+  });
 }
 
 function stockPile(local, marks, canMove) {
@@ -190,9 +252,33 @@ function discardPile(local) {
   ]);
 }
 
-function morph(here, fresh) {
-  if (window.Idiomorph) window.Idiomorph.morph(here, fresh, { morphStyle: "outerHTML" });
-  else here.replaceWith(fresh);
+function attributesOf(node) {
+  return Object.fromEntries(Array.from(node.attributes, (a) => [a.name, a.value]));
+}
+
+/** Bring `here` to `fresh`, keeping every element whose kind and card stay (a card's face
+ * never changes, so it is not looked at): a few attribute and text changes rather than a
+ * new subtree, which a slow phone feels. */
+function patchTree(here, fresh) {
+  const sameKind = here.nodeName === fresh.nodeName && (here.nodeType !== Node.ELEMENT_NODE
+    || here.getAttribute("data-card") === fresh.getAttribute("data-card"));
+  if (!sameKind) {
+    here.replaceWith(fresh);
+    return;
+  }
+  if (here.nodeType === Node.TEXT_NODE) {
+    if (here.data !== fresh.data) here.data = fresh.data;
+    return;
+  }
+  setAttributes(here, attributesOf(fresh));
+  if (here.hasAttribute("data-card")) return;
+  const mine = Array.from(here.childNodes).filter((n) => n.nodeType !== Node.TEXT_NODE || n.data.trim());
+  const theirs = Array.from(fresh.childNodes);
+  theirs.forEach((node, index) => {
+    if (index < mine.length) patchTree(mine[index], node);
+    else here.append(node);
+  });
+  for (const extra of mine.slice(theirs.length)) extra.remove();
 }
 
 /** Draw `local` on the board: the pyramid, the piles, the counters, the controls. */
@@ -203,18 +289,16 @@ export function drawBoard(board, local, marks, { canPlay }) {
   board.dataset.moves = String(game.moves.length);
   board.dataset.passesLeft = String(game.passesLeft);
 
-  const pyramid = board.querySelector(".pyramid");
-  const keep = Array.from(pyramid.children).filter((node) => !node.matches(".card, .slot-gone"));
-  const freshPyramid = element("div", { class: "pyramid", role: "group", "aria-label": "Pyramid" },
-    [...pyramidNodes(local, marks, canMove), ...keep.map((node) => node.cloneNode(true))]);
-  morph(pyramid, freshPyramid);
+  patchPyramid(board.querySelector(".pyramid"), pyramidPlaces(local, marks, canMove));
 
   const piles = board.querySelector(".piles");
-  const tip = piles.querySelector("[data-tip]");
-  const freshPiles = element("div", { class: "piles" }, [
-    stockPile(local, marks, canMove), wastePile(local, marks, canMove), discardPile(local),
-    ...(tip ? [tip.cloneNode(true)] : [])]);
-  morph(piles, freshPiles);
+  const fresh = [stockPile(local, marks, canMove), wastePile(local, marks, canMove),
+    discardPile(local)];
+  const drawn = Array.from(piles.children).filter((node) => node.matches(".pile"));
+  fresh.forEach((pile, index) => {
+    if (drawn[index]) patchTree(drawn[index], pile);
+    else piles.insertBefore(pile, piles.querySelector("[data-tip]"));
+  });
 
   const undo = board.querySelector('[data-action="undo"]');
   if (undo) undo.disabled = !(canMove && game.moves.length > 0);
@@ -235,7 +319,6 @@ export function drawCounters(local, seconds, formatTime) {
     if (node && node.textContent !== text) node.textContent = text;
   };
   set("pass", `${game.passNumber} of ${game.passes}`);
-  set("passes-left", String(game.passesLeft));
   set("moves", String(game.moves.length));
   set("cleared", `${game.cardsCleared}/${game.goal.cardsToClear}`);
   set("score", String(local.score(local.playing ? null : seconds).total));

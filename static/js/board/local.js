@@ -6,7 +6,9 @@
  * it; a King, or a second card, is a removal for the engine to judge. Every step (a move or an
  * undo) is played here first and drawn at once; the server replays it with its own engine. */
 
-import { Card, Deal, Game, GameStatus, IllegalMove, Move, Op, score } from "../engine/index.js";
+import {
+  Card, Deal, Game, GameStatus, IllegalMove, Move, Op, gameOver, score,
+} from "../engine/index.js";
 import { cardName, say } from "./words.js";
 
 export const UNDO = "undo";
@@ -62,7 +64,7 @@ export class LocalGame {
 
   /** A press on card `name`: {select}, {deselect}, {move}, or {refused: why}. */
   press(name) {
-    if (!this.playing) return { refused: say("lost", { reason: "" }).trim() };
+    if (!this.playing) return { refused: gameOver(this.status, this.game.outcome()) };
     const card = Card.parse(name);
     if (this.selected === name) {
       this.selected = null;
@@ -128,9 +130,7 @@ export class LocalGame {
     } else {
       text = say("removed_pair", { a: cardName(move.cards[0]), b: cardName(move.cards[1]) });
     }
-    const outcome = this.game.outcome();
-    if (outcome) text += " " + say(outcome.won ? "won" : "lost", { reason: outcome.reason });
-    return text;
+    return text;  // how the game ended, the banner says
   }
 
   /** Rebuild from the server's moves (after a disagreement or another tab's moves). */

@@ -105,6 +105,8 @@ async function boot() {
   replayEarly(board);
   window.addEventListener("pyramid:ended", () => showEnding(board));
   if (!board.local.playing) showEnding(board);
+  else if (!board.local.game.moves.length) board.motion.deal();
+  board.lookAgain();  // a page kept by the browser may be older than the game
   syncer.kick();
   // Another tab or device may move this game: look again when the page comes back in view.
   document.addEventListener("visibilitychange", () => {

@@ -25,7 +25,8 @@ export class Remote {
     this.record = fresh;
     if (wasLocal && fresh.id) this.stored(null);
     this.local.hints = fresh.server.hints;
-    if (moves.join(" ") !== this.local.moveTexts.join(" ")) {
+    const moved = moves.join(" ") !== this.local.moveTexts.join(" ");
+    if (moved) {
       const selected = this.local.selected;
       this.local.reset(moves, { hints: fresh.server.hints,
         undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
@@ -37,7 +38,7 @@ export class Remote {
       }
       this.marks.clear();
     }
-    this.draw();
+    if (moved || message) this.draw(); else this.confirmed();
     if (message) this.say(message, true);
     if (!this.local.playing) this.ended();
   }

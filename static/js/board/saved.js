@@ -20,18 +20,31 @@
 const KEY = "pyramid.games.v1";
 const KEPT = 30;  // records kept; confirmed, ended ones go first
 
+// The records as last read or written here, and their text: read again only when the text in
+// storage is another (another tab wrote it), which costs a string comparison, not a parse.
+let cached = null;
+let cachedText = null;
+
 function read() {
+  let text = null;
+  try { text = window.localStorage.getItem(KEY); } catch { /* private mode */ }
+  if (cached && text === cachedText) return cached;
   try {
-    const data = JSON.parse(window.localStorage.getItem(KEY) || "{}");
-    return data && typeof data.games === "object" ? data : { games: {} };
+    const data = JSON.parse(text || "{}");
+    cached = data && typeof data.games === "object" ? data : { games: {} };
   } catch {
-    return { games: {} };
+    cached = { games: {} };
   }
+  cachedText = text;
+  return cached;
 }
 
 function write(data) {
+  const text = JSON.stringify(data);
+  cached = data;
+  cachedText = text;
   try {
-    window.localStorage.setItem(KEY, JSON.stringify(data));
+    window.localStorage.setItem(KEY, text);
     return true;
   } catch {
     return false;  // private mode or full: play goes on, a reload may then lose the last moves
@@ -53,11 +66,14 @@ export const tab = (() => {
 })();
 
 export function all() {
-  return Object.values(read().games).sort((a, b) => a.created - b.created);
+  return Object.values(read().games).map((record) => structuredClone(record))
+    .sort((a, b) => a.created - b.created);
 }
 
+/** A copy of the record filed under `key` (changes reach storage only through put). */
 export function get(key) {
-  return read().games[key] || null;
+  const found = read().games[key];
+  return found ? structuredClone(found) : null;
 }
 
 export function byId(id) {
@@ -68,7 +84,7 @@ export function put(record) {
   const data = read();
   record.updated = Date.now();
   record.tab = tab;
-  data.games[record.key] = record;
+  data.games[record.key] = structuredClone(record);
   prune(data);
   return write(data);
 }

@@ -8,6 +8,8 @@
  * ended) come from the engine, in the server's words. */
 
 const ENGLISH = {
+  free_card: "{card}, free",
+  row: "Row {row} of 7",
   selected: "{card} selected: choose a card to make 13 with it.",
   deselected: "{card} is no longer selected.",
   selection_dropped: "{card} is no longer selected: the stock moved on.",
@@ -18,8 +20,6 @@ const ENGLISH = {
   recycled: "Turned the waste over: pass {pass} of {passes}.",
   undone: "Took back: {move}.",
   nothing_to_undo: "There is no move to take back.",
-  won: "You won! {reason}",
-  lost: "Game over. {reason}",
   no_stock_card: "The stock has no card to play just now.",
   no_waste_card: "The waste has no card to play just now.",
   offline: "No network: you can play on. Your moves are kept on this device and saved when the network is back.",
