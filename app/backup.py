@@ -95,7 +95,8 @@ def postgres(command: list[str], env: dict[str, str]) -> None:
                           stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
-        exit_with(f"{command[0]} failed: {lines[0] if lines else 'status %d' % done.returncode}")
+        exit_with(f"{command[0]} failed: "
+                  f"{lines[0] if lines else f'exit status {done.returncode}'}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

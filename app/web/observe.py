@@ -20,7 +20,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from starlette.routing import BaseRoute, Match
@@ -50,6 +50,17 @@ def request_id_of(scope: Scope) -> str:
     return secrets.token_hex(16)
 
 
+def flatten(routes: Sequence[BaseRoute]) -> Iterator[BaseRoute]:
+    """The routes with a path template, out of the routers FastAPI includes them through
+    (``include_router`` keeps each router whole, as a route of its own)."""
+    for route in routes:
+        inner = getattr(getattr(route, "original_router", None), "routes", None)
+        if inner is not None:
+            yield from flatten(inner)
+        elif getattr(route, "path", None) is not None:
+            yield route
+
+
 class Observe:
     """Request ids, request metrics and the access log, around the whole app."""
 
@@ -59,6 +70,9 @@ class Observe:
         self.series: dict[tuple[str, str, int], Any] = {}
         """Histogram children by (route, method, status class): ``labels()`` takes a lock
         and builds a key each time; a dictionary lookup is a tenth of that."""
+        self.flat: list[BaseRoute] | None = None
+        """Every route with a path, made at the first refusal (after the app has all its
+        routes)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -103,7 +117,9 @@ class Observe:
             return getattr(route, "path", UNMATCHED)
         if status == 404:
             return UNMATCHED
-        for candidate in self.routes():
+        if self.flat is None:
+            self.flat = list(flatten(self.routes()))
+        for candidate in self.flat:
             if candidate.matches(scope)[0] is not Match.NONE:
                 return getattr(candidate, "path", UNMATCHED)
         return UNMATCHED
