@@ -117,12 +117,13 @@ def logging_config(log_format: LogFormat, level: str = "INFO") -> dict[str, Any]
     """A ``logging.config.dictConfig`` for the app and uvicorn (app.serve hands it to
     ``uvicorn.run``): every logger through one formatter, access lines to stdout, the rest to
     stderr."""
-    formatter = {"()": JsonFormatter} if log_format == "json" else {"()": TextFormatter}
+    # Classes by name, so the whole of it can be written to a file (uvicorn --log-config).
+    formatter = {"()": f"app.logs.{'JsonFormatter' if log_format == 'json' else 'TextFormatter'}"}
     handler = {"formatter": "main", "filters": ["request"], "class": "logging.StreamHandler"}
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request": {"()": StampRequest}},
+        "filters": {"request": {"()": "app.logs.StampRequest"}},
         "formatters": {"main": formatter},
         "handlers": {
             "stderr": {**handler, "stream": "ext://sys.stderr"},

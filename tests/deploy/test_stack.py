@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -113,8 +114,8 @@ class Stack:
         lines = (done.stdout + done.stderr).decode(errors="replace").splitlines()
         return [json.loads(line) for line in lines if line.startswith("{")]
 
-    def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base, verify=False, timeout=15)
+    def client(self, timeout: float = 15) -> httpx.Client:
+        return httpx.Client(base_url=self.base, verify=False, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -150,9 +151,13 @@ class Player:
     player was told was played (or found played) is kept, by game."""
 
     def __init__(self, stack: Stack) -> None:
-        self.client = stack.client()
+        # A move takes milliseconds: one unanswered for 5 s went to a proxy or an app that is
+        # gone (it is looked up, as any other failure).
+        self.client = stack.client(timeout=5)
         self.acknowledged: dict[str, list[dict]] = {}
         self.errors: list[str] = []
+        self.phase = "before the kill"
+        """What the test is doing to the stack: each error is noted with it."""
         self.stopping = threading.Event()
         self.rng = random.Random(617)
         self.thread = threading.Thread(target=self.play, daemon=True)
@@ -180,13 +185,13 @@ class Player:
                                           headers={"If-Match": version})
             except httpx.TransportError as exc:
                 answer = None
-                self.errors.append(type(exc).__name__)
+                self.errors.append(f"{type(exc).__name__} {self.phase}")
             if answer is not None and answer.status_code == 200:
                 self.acknowledged[game].append(move)
                 state, version = answer.json(), answer.headers["etag"]
                 continue
             if answer is not None:
-                self.errors.append(str(answer.status_code))
+                self.errors.append(f"{answer.status_code} {self.phase}")
             state, version = self.retrying(lambda game=game: self.look(game))
             if state["moves"][:-1] == self.acknowledged[game] and state["moves"][-1:] == [move]:
                 self.acknowledged[game].append(move)  # it was played: the answer was lost
@@ -202,7 +207,7 @@ class Player:
             try:
                 return attempt()
             except httpx.HTTPError as exc:
-                self.errors.append(type(exc).__name__)
+                self.errors.append(f"{type(exc).__name__} {self.phase}")
                 time.sleep(0.1)
 
     def more(self, moves: int, what: str) -> None:
@@ -217,14 +222,18 @@ def test_every_acknowledged_move_survives_a_killed_app_a_stopped_app_and_a_new_p
         player.more(10, "before the kill")
         app1 = stack.container("app1")
         subprocess.run(["kill", "-9", str(stack.podman.host_pid(app1))], check=True)
+        player.phase = "after app1's kill"
         player.more(10, "while app1 is down")
         # restart: unless-stopped brings it back.
         wait_for(lambda: stack.podman.healthy(app1), "app1 back after SIGKILL")
         restarts = stack.podman.text("inspect", "--format", "{{.RestartCount}}", app1)
         assert int(restarts) >= 1
         player.more(5, "with app1 back")
+        player.phase = "stopping app2"
         stack.compose("stop", "--timeout", "10", "app2")
+        player.phase = "restarting the proxy"
         stack.compose("restart", "proxy")
+        player.phase = "after the proxy's restart"
         player.more(10, "through the restarted proxy, with app2 stopped")
     finally:
         player.stopping.set()
@@ -236,7 +245,7 @@ def test_every_acknowledged_move_survives_a_killed_app_a_stopped_app_and_a_new_p
             stored = reader.get(f"/api/games/{game}").json()["moves"]
             assert stored == moves, f"game {game}: stored {len(stored)}, told {len(moves)}"
     print(f"\n{player.played()} moves in {len(player.acknowledged)} games; "
-          f"errors seen by the player: {sorted(set(player.errors))} ({len(player.errors)})")
+          f"errors seen by the player: {Counter(player.errors)}")
     stack.start("app2")  # for the tests after this one
     stack.healthy("app2")
 
