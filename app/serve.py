@@ -47,7 +47,8 @@ def main() -> None:
     configure(settings.log_format)  # the migration's lines in the same format as the rest
     if settings.migrate_on_start:
         migrate_or_exit(settings, own_logging=True)  # one line if the database is unreachable
-    made = fresh_metrics_folder() if settings.workers > 1 else None
+    several = settings.workers > 1 or bool(os.environ.get(MULTIPROCESS_VARIABLE))
+    made = fresh_metrics_folder() if several else None
     # X-Forwarded-* are believed only from TRUSTED_PROXIES (uvicorn's own default would
     # believe any client on loopback); behind a proxy, set it and BASE_URL.
     trusted = settings.trusted_proxies

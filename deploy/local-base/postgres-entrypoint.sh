@@ -22,6 +22,7 @@ if [ "${1:-}" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
     rm -f "$pwfile"
     echo "host all all all scram-sha-256" >> "$PGDATA/pg_hba.conf"
     echo "listen_addresses = '*'" >> "$PGDATA/postgresql.conf"
+    echo "jit = off" >> "$PGDATA/postgresql.conf"  # this image has no JIT compiler
     if [ "$database" != postgres ]; then
         echo "CREATE DATABASE \"$database\" OWNER \"$user\"" \
             | postgres --single -D "$PGDATA" postgres >/dev/null

@@ -35,8 +35,9 @@ def images(podman: Podman) -> Iterator[dict[str, str]]:
     bases = base_images(podman)
     made = time.monotonic()
     tag = build_image(podman, bases["PYTHON_IMAGE"])
+    size = int(podman.text("image", "inspect", "--format", "{{.Size}}", tag)) / 1e6
     print(f"\nbase images in {made - began:.0f} s ({bases['PYTHON_IMAGE']}), "
-          f"the image built in {time.monotonic() - made:.0f} s")
+          f"the image built in {time.monotonic() - made:.0f} s ({size:.0f} MB)")
     yield {**bases, "PYRAMID_IMAGE": tag}
     podman.cleanup()
     remove_image(podman, tag)
