@@ -3,25 +3,34 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-deploy lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv clean
+.PHONY: run test test-deploy lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv \
+	venv-test clean
 
+# What playing needs: the app and its dependencies (the C core built by pip).
 $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# And what the tests and benches need beside it (pyproject's test extras: pytest, ruff,
+# Playwright, schemathesis, Dask, ...).
+$(BIN)/.installed-test: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
 venv: $(BIN)/.installed
+venv-test: $(BIN)/.installed-test
 
 # Settings (HOST, PORT, DATABASE_URL, SECRET_KEY, ...) come from the environment or .env:
-# see app/settings.py.
+# `make run PORT=8080`; see docs/deploy.md.
 run: venv
 	$(BIN)/python -m app.serve
 
-lint: venv
+lint: venv-test
 	$(BIN)/ruff check .
 
-test: venv
+test: venv-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
@@ -32,7 +41,7 @@ test: venv
 # started removed. Needs root and podman, runc, mmdebstrap (.ci/run installs them); where no
 # container engine can run, it skips with one line. DEPLOY_BUDGET seconds at most.
 DEPLOY_BUDGET ?= 360
-$(BIN)/.installed-deploy: $(BIN)/.installed
+$(BIN)/.installed-deploy: $(BIN)/.installed-test
 	$(BIN)/python -m pip install --quiet -e '.[test,deploy]'
 	touch $@
 
@@ -43,25 +52,25 @@ test-deploy: $(BIN)/.installed-deploy
 bench: venv
 	$(BIN)/python bench/solver.py
 
-bench-stats: venv
+bench-stats: venv-test
 	$(BIN)/python bench/stats.py
 
 # Simulated players through the JSON API against a server it starts on 127.0.0.1 (SQLite, one
 # process). PostgreSQL, two processes, on a database it may empty:
 #   make bench-load ARGS="--database-url postgresql+psycopg://user:pw@127.0.0.1/db"
-bench-load: venv
+bench-load: venv-test
 	$(BIN)/python bench/load.py --players 50 100 $(ARGS)
 
 # Click to redrawn board, in Chromium, over a whole game.
-bench-play: venv
+bench-play: venv-test
 	$(BIN)/python bench/play_feel.py
 
 # The API against its OpenAPI schema with many more examples than the test suite's short run.
-fuzz: venv
+fuzz: venv-test
 	FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest -q tests/web/test_fuzz.py
 
 # The browser tests ten times in a row: a flaky test is a bug.
-e2e-repeat: venv
+e2e-repeat: venv-test
 	for run in 1 2 3 4 5 6 7 8 9 10; do $(BIN)/python -m pytest -q -p no:randomly tests/e2e || exit 1; done
 
 clean:

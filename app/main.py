@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from html import escape
 
 from fastapi import Depends, FastAPI
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
@@ -31,6 +31,7 @@ from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
 from app.web import (
     api,
+    assets,
     board,
     clock,
     daily,
@@ -40,6 +41,7 @@ from app.web import (
     handlers,
     metrics,
     odds,
+    offline,
     pages,
     replay,
     results,
@@ -97,6 +99,16 @@ class PyramidApp(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         return Observe(security_headers(super().build_middleware_stack(), self.state.settings),
                        lambda: self.router.routes)
+
+
+class ImmutableFiles(StaticFiles):
+    """Static files that never change at their address (``assets.url``)."""
+
+    async def get_response(self, path: str, scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code == 200:
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return response
 
 
 class HealthCheck:
@@ -231,6 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(clock.router)
     app.include_router(devices.router)
     app.include_router(settings_page.router)
+    app.include_router(offline.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")
@@ -240,6 +253,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(page)
 
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
+    # The same files under the release's own address: kept for a year by any cache (they
+    # never change at that address), and by the service worker for play without network.
+    app.mount(assets.PREFIX, ImmutableFiles(directory=assets.STATIC), name="assets")
     return app
 
 

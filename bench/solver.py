@@ -10,10 +10,11 @@
 One process, one deal at a time, wall-clock time per `solve` call. Prints, per variant: deals
 decided, wins, mean / median / 99th percentile / maximum seconds and nodes per deal, the nodes
 of the deals won (summed: what the move order changes), and deals per second. Nothing here is
-a test: the figures go into docs/solver.md. Every mode first prints the machine's speed, the
-time of the fixed pure-Python loop ``sum(range(10**6))`` (median of 5), and gives the mean and
-the maximum also as multiples of it (x), so that figures taken on machines of different
-speeds, or on a busy one, can be compared.
+a test: the figures go into docs/solver.md (the current ones) and docs/solver-log.md. Every
+mode first prints the machine's speed, the time of the fixed pure-Python loop
+``sum(range(10**6))`` (median of 5), and gives the mean and the maximum also as multiples of it
+(x), so that figures taken on machines of different speeds, or on a busy one, can be
+compared.
 
 --par times ``solve(shortest=True)`` (the decision search, then the par search) per deal and
 prints the mean par and the mean length of the decision search's line over the winnable deals.
@@ -206,7 +207,7 @@ def main() -> None:
     parser.add_argument("--overlap", action="store_true",
                         help="the solver's option: overlap pairs")
     parser.add_argument("--without", type=int, default=0, metavar="FLAGS",
-                        help="pruning flags to switch off (solver.py's KINGS=1 .. STACKED=32)")
+                        help="pruning flags to switch off (solver.KINGS=1 .. solver.CONE=4096)")
     args = parser.parse_args()
     unit = machine_speed()
     print(f"machine speed: sum(range(10**6)) = {1000 * unit:.1f} ms (x: multiples of it)")

@@ -42,13 +42,10 @@
  * longest counts (the relaxed game is monotone in its cards). In the standard game the verdict
  * for each t is kept for the solve: it depends on the pyramid and the talon, and on where the
  * waste ends only when t is in the waste, so a draw asks again only then. In the whole-deck
- * game it depends on where the waste ends too (the word keeps the waste's cards apart), every
- * position asks anew, and one ask in seven found its verdict kept (deal 19400): it is not kept
- * there, as its table cost more than it saved (docs/solver.md). With two or three passes the
- * word is asked at the last pass's starts only, with three passes, and there while it pays
- * (`apex_word_pays`; `apex_wordless` elsewhere, which only makes the test weaker): inside a start's search the
- * stacked game prunes nearly all it would (whole deck 2 passes 62644: 496,788 nodes against
- * 493,558) and the words were a tenth of the time.
+ * game it depends on where the waste ends too (the word keeps the waste's cards apart), so
+ * positions seldom find their verdict kept, and it is not kept: its table cost more than it
+ * saved. The word is asked only where the search says (ASK_APEX_WORD: see asked_at in
+ * _search.c); the test without it is weaker, never wrong.
  */
 #include "_shapes.h"
 
@@ -135,7 +132,7 @@ static int clears(Ctx *c, const Pos *p, int t, uint32_t r1, Left *left, int befo
  * talon left must go too, for s or for a shorter stop of the same imbalance (the relaxed game
  * is monotone in its cards: once it loses with a stop's prefix it loses with the shorter). */
 static int phased(Ctx *c, const Pos *p, int t, uint64_t c1, const Stops *stops, int s,
-                  Left *left, int before) {
+                  Left *left, int before, int word) {
     const ShapeIndex *x = c->shapes;
     uint32_t key = stops->key[s], pyr = p->pyr;
     for (int i = x->head[mix(key) & (SHAPE_BUCKETS - 1)]; i >= 0; i = x->next[i]) {
@@ -144,7 +141,7 @@ static int phased(Ctx *c, const Pos *p, int t, uint64_t c1, const Stops *stops, 
         if (!relaxed_wins(c, p1 & ~1u, stops->counts[s])
             || (p1 != pyr && !relaxed_wins(c, pyr & ~p1, c1)))
             continue;
-        if (!c->wholedeck || c->apex_wordless) return 1;
+        if (!c->wholedeck || !word) return 1;
         for (int r = s; r >= 0; r--) {
             if (stops->key[r] != key) continue;
             if (r < s && !relaxed_wins(c, p1 & ~1u, stops->counts[r])) break;
@@ -186,8 +183,9 @@ void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance) {
                        - __builtin_popcount(pyr & ~1u & (uint32_t)c->of_value[13 - v]);
 }
 
-/* Can the apex still go with the talon card at index t (see the header)? */
-static int partner_can(Ctx *c, const Pos *p, int t) {
+/* Can the apex still go with the talon card at index t (see the header)? With `word`, in the
+ * whole-deck game the talon left must go too. */
+static int partner_can(Ctx *c, const Pos *p, int t, int word) {
     uint64_t c1 = 0;
     Stops stops;
     Left left = {.m = 0};
@@ -207,7 +205,7 @@ static int partner_can(Ctx *c, const Pos *p, int t) {
     for (int s = stops.n - 1; s >= 0; s--) { /* the longest stop of each imbalance */
         uint32_t k = stops.key[s];
         if (longest_of_its_key(longer, k) && affordable(imbalance, k, c1)
-            && phased(c, p, t, c1, &stops, s, &left, before))
+            && phased(c, p, t, c1, &stops, s, &left, before, word))
             return 1;
     }
     return 0;
@@ -232,7 +230,7 @@ static inline uint64_t apex_key(const Pos *p, int t) {
 }
 
 /* Start loading the table slots apex_lost will read, so that the cache misses overlap the
- * tests asked before it (6-10% of the time on the slowest deals: docs/solver.md). */
+ * tests asked before it. */
 void apex_prefetch(const Ctx *c, const Pos *p) {
     if (!apex_asked(c, p) || !c->apex.cap) return;
     for (uint32_t m = apex_partners(c, p); m; m &= m - 1)
@@ -240,24 +238,21 @@ void apex_prefetch(const Ctx *c, const Pos *p) {
                                            & (c->apex.cap - 1))]);
 }
 
-/* Inside a start's search of the decision search (`apex_gated`; at the starts and in the par
- * search it is always asked) the test is asked while one ask in 16 proves a position lost: after
- * 1,024 positions, if fewer do, only every 16th position asks it, and those keep the share
- * measured. Not asking only makes the search weaker, never wrong. Whole deck 2 passes 62644
- * asked it at 84,009 positions and it proved 1,898 lost (one in 44), at about 700
- * instructions an ask: 0.96 of the instructions (503,715 nodes against 496,802); 42042 0.94
- * (the same nodes); the other slowest deals and deals 40,001..40,100 1.00 (docs/solver.md). */
-static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, 1024, 16, 16); }
+/* With ASK_APEX_GATED (inside a start's search) the test is asked while it pays (APEX_PAYS). */
+static int apex_pays(Ctx *c) { return gate_open(&c->apex_gate, APEX_PAYS); }
+
+/* Count an answer for the gates that asked the test and its word (_pays.h). */
+static void apex_answer(Ctx *c, int lost, unsigned ask) {
+    if (ask & ASK_APEX_GATED) gate_answer(&c->apex_gate, lost);
+    if (c->passes >= 2 && (ask & ASK_APEX_WORD)) gate_answer(&c->apex_word_gate, lost);
+}
 
 /* The partner that last passed the test is asked first: the positions a search asks about one
  * after another are alike, and the partner that passed for one mostly passes for the next,
- * while the first in talon order often fails first (on the slowest whole-deck two-pass deals,
- * half the partners asked). The verdict is the same in any order; the slowest two-pass deals
- * took 0.65-0.96 of the time (docs/solver.md). */
-int apex_lost(Ctx *c, const Pos *p) {
+ * while the first in talon order often fails first. The verdict is the same in any order. */
+int apex_lost(Ctx *c, const Pos *p, unsigned ask) {
     if (!apex_asked(c, p)) return 0;
-    if (c->apex_gated && !apex_pays(c)) return 0;
-    c->apex_gate.asked += c->apex_gated;
+    if ((ask & ASK_APEX_GATED) && !apex_pays(c)) return 0;
     if (!c->shapes && !index_shapes(c)) return 0;
     int kept = !c->wholedeck; /* verdicts are kept in the standard game only (see the header) */
     uint32_t partners = apex_partners(c, p);
@@ -268,33 +263,15 @@ int apex_lost(Ctx *c, const Pos *p) {
         size_t at = 0, cap;
         uint64_t verdict = kept ? memo_find(&c->apex, key, &at, &cap) : 0; /* 0: unknown */
         if (!verdict) {
-            verdict = partner_can(c, p, t) ? 1 : 2;
+            verdict = partner_can(c, p, t, (ask & ASK_APEX_WORD) != 0) ? 1 : 2;
             if (kept) memo_put(&c->apex, key, verdict, at, cap);
         }
         if (verdict == 1) {
             c->apex_hint = t;
-            c->apex_word_gate.asked += c->passes >= 2 && !c->apex_wordless;
+            apex_answer(c, 0, ask);
             return 0;
         }
     }
-    c->apex_gate.kills += c->apex_gated;
-    if (c->passes >= 2 && !c->apex_wordless) {
-        c->apex_word_gate.asked++;
-        c->apex_word_gate.kills++;
-    }
+    apex_answer(c, 1, ask);
     return 1;
-}
-
-/* With three passes the word is asked at the last pass's starts, and there only while it pays:
- * after 4,096 starts, if fewer than one test in 64 that asked it proved a start lost, only
- * every 64th start asks it (the test without its word is weaker, never wrong), and those keep
- * the share measured. Whole deck 2 passes 62644 asked it at 19,198 starts and proved 65 lost,
- * at about eight times the cost of the test without it: 0.955 of the instructions. With two
- * passes it is not asked at all: where it proves half the starts lost (19400, 42042) the
- * test without it and the cone test prove nearly all of them (19400: 119 more nodes in
- * 190,768, 0.81 of the instructions; 25574 0.85, 98350 0.91; docs/solver.md); with three
- * passes the won deals needed it (deals 40,001..40,100: 1.03 without). */
-int apex_word_pays(Ctx *c) {
-    if (c->passes == 2) return 0;
-    return gate_open(&c->apex_word_gate, 4096, 64, 64);
 }

@@ -86,11 +86,11 @@ static int cone_partner_can(Ctx *c, const Pos *p, int x, int t, const int16_t *p
 #define CONE_ASKED 0x3feu
 
 int cone_lost(Ctx *c, const Pos *p) {
-    if (!(c->flags & F_CONE) || !c->cone.now || c->overlap || !is_last_pass(c, p)
+    if (!(c->flags & F_CONE) || c->overlap || !is_last_pass(c, p)
         || !shapes_made)
         return 0;
     if (!c->shapes && !index_shapes(c)) return 0;
-    c->cone.calls++;
+    c->cone.gate.asked++;
     for (uint32_t m = p->pyr & CONE_ASKED & ~c->pyramid_kings; m; m &= m - 1) {
         int x = __builtin_ctz(m);
         if ((c->compat[x] & p->pyr) || !(CONE[x] & p->pyr)) continue;
@@ -118,7 +118,7 @@ int cone_lost(Ctx *c, const Pos *p) {
             if (can) c->cone.hint[x] = (uint8_t)t;
         }
         if (!can) {
-            c->cone.kills++;
+            c->cone.gate.kills++;
             return 1;
         }
     }

@@ -3,6 +3,7 @@
  *
  *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
  *   _tables.c  the hash tables the searches keep (declared in _tables.h);
+ *   _pays.h    the dead-end tests asked only while they pay: the policy and its numbers;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
  *   _prune.c   what proves a position lost: dead ends, the relaxed and the stacked games;
  *   _word.c    the word game: whether a whole-deck talon can still be cleared at all;
@@ -57,7 +58,8 @@
  * class_key below.
  * F_STARTS is not a pruning but the order the decision search decides the later passes'
  * starts in (_starts.c); it is switchable like them so that the tests can compare it with the
- * plain depth-first order. */
+ * plain depth-first order. These and the op codes are defined here only: the Python module
+ * exports them (_solver.c), under the names solver.py uses. */
 #define F_KINGS 1
 #define F_FORCED 2
 #define F_DEAD 4
@@ -71,7 +73,9 @@
 #define F_STARTS 1024
 #define F_DOMINANCE 2048
 #define F_CONE 4096
+#define F_ALL (2 * F_CONE - 1) /* every one of them */
 
+/* A move: a King removed alone (a), a pair removed (a and b), a draw, a recycle. */
 enum { OP_KING = 0, OP_PAIR = 1, OP_DRAW = 2, OP_RECYCLE = 3 };
 
 typedef struct {
@@ -84,15 +88,7 @@ typedef struct {
     uint8_t op, a, b;
 } Step;
 
-/* A dead-end test asked only while it pays (the word game, the apex test and its word): at its
- * first `warmup` chances always, then while one ask in `share` proves a position lost, else at
- * every `every`-th chance, which keeps the share measured. Not asking only weakens a search. */
-typedef struct { long long seen, asked, kills; } Gate; /* chances, asks, asks that proved lost */
-
-static inline int gate_open(Gate *g, int warmup, int share, int every) {
-    return ++g->seen <= warmup || g->kills * share >= g->asked || g->seen % every == 0;
-}
-
+#include "_pays.h"
 #include "_tables.h"
 
 /* ---- the deal, as tables ------------------------------------------------------------------ */
@@ -107,19 +103,16 @@ typedef struct {
     uint64_t bytes[NSHAPES]; /* the key as a byte a pair of values, offset by 64 (_cone.c) */
 } ShapeIndex;
 
+/* F_CONE's state in a decision search: whether the test pays at the starts (_pays.h). */
+typedef struct {
+    int sample, probe;         /* this start: searched without the test / tested regardless */
+    ConeGate gate;
+    uint8_t hint[PYR];         /* per card, the partner that passed last */
+} Cone;
+
 /* The later passes' starts that the decision search has found and not decided yet (_starts.c):
  * a heap, fewest cards first, and the lines that reach them, kept as pieces (trails) that
  * share their beginnings. */
-/* F_CONE's state in a decision search: whether a start is being tested now, and what decides
- * whether the test is worth asking at a start (see cone_worth in _search.c). */
-typedef struct {
-    int now;                   /* asked in this pruned() (at a start only) */
-    int sample, probe;         /* this start: searched without the test / tested regardless */
-    long long seen;            /* starts decided from the queue so far */
-    long long calls, kills;    /* tests asked, and positions they proved lost */
-    long long samples, sample_nodes; /* starts searched without the test, and their nodes */
-    uint8_t hint[PYR];         /* per card, the partner that passed last */
-} Cone;
 
 typedef struct {
     Pos p;
@@ -174,9 +167,7 @@ typedef struct {
     uint8_t class_place[MAXTALON];   /* card by card (at first the empty talon's: none) */
     uint32_t same_value[MAXTALON];   /* the talon's places holding the value of each */
     int apex_hint;                   /* the partner that last passed the apex test (_apex.c) */
-    int apex_wordless;               /* the apex test asks no word now (_apex.c) */
-    int apex_gated;                  /* the apex test is asked here only while it pays */
-    Gate apex_gate, apex_word_gate;  /* its asks there, and its word's (apex_word_pays) */
+    Gate apex_gate, apex_word_gate;  /* the apex test's asks while it pays, and its word's */
     Set bound;                       /* par search: position -> moves it needs at least */
     long long nodes, limit;
     int aborted, depth;
@@ -208,13 +199,12 @@ static inline uint64_t key_of(const Pos *p) {
  * talon card moved to the first place of the deal's talon holding its value after the place
  * given to the card before it (a sequence put where it first fits, which is the same for every
  * position of the class), and the stock's top the place of the first stock card. Two talon
- * cards of one value become interchangeable whenever nothing is left between them. Measured
- * (docs/solver.md): 15-30% fewer nodes, and a fifth to a tenth of the worst deals'. The places
- * of the last talon asked are kept, so that a position reached by a draw (the same talon, the
- * stock's top moved) reads its key off them: most nodes of the passes before the last; another
- * talon keeps those of the cards before the first place where the two differ, as a card's place
- * depends only on the cards before it (with a faster free_pyramid: 0.87-0.93 of the
- * instructions on the slowest deals, docs/solver.md). */
+ * cards of one value become interchangeable whenever nothing is left between them, which with
+ * about two talon cards of each value happens a lot. The places of the last talon asked are
+ * kept, so that a position reached by a draw (the same talon, the stock's top moved) reads its
+ * key off them: most nodes of the passes before the last; another talon keeps those of the
+ * cards before the first place where the two differ, as a card's place depends only on the
+ * cards before it. */
 static inline uint64_t class_key(Ctx *c, const Pos *p) {
     if (p->rest != c->class_rest) { /* the places of this talon, made once */
         uint32_t same = p->rest & ((1u << __builtin_ctz(p->rest ^ c->class_rest)) - 1);
@@ -374,8 +364,7 @@ int word_lost(Ctx *c, const Pos *p);
 /* _apex.c */
 extern uint32_t CONE[PYR]; /* every slot covering this one, directly or not (apex_init) */
 void apex_init(void);
-int apex_lost(Ctx *c, const Pos *p);
-int apex_word_pays(Ctx *c);
+int apex_lost(Ctx *c, const Pos *p, unsigned ask);
 void apex_prefetch(const Ctx *c, const Pos *p);
 /* _cone.c */
 void cone_init(void);
@@ -389,7 +378,11 @@ int starts_length(const Ctx *c, int trail);
 void starts_line(Ctx *c, int trail, int length);
 void starts_free(Starts *s);
 /* _search.c */
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed);
+/* What a call of pruned() asks beyond the tests every position gets (see `asked_at` in
+ * _search.c): the cone test; the whole-deck apex test's word; the apex test only while it pays
+ * (APEX_PAYS) instead of always. The par search asks ASK_APEX_WORD alone. */
+enum { ASK_CONE = 1, ASK_APEX_WORD = 2, ASK_APEX_GATED = 4 };
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask);
 int decide(Ctx *c, Pos p);
 /* _par.c */
 int par_search(Ctx *c, Pos p);

@@ -91,10 +91,11 @@ static inline int free_list(uint32_t fp, int *pl) {
 /* The moves from p, in the order the searches try them: Kings (only those `kings` asks for:
  * the rest were played already), pyramid cards with a talon top (the stock's, then the
  * waste's), pyramid pairs, overlap pairs, the two talon tops, then a draw or a recycle; the
- * pairs with a pyramid card from the lowest free card up. That order (a pyramid card goes with
- * the talon before two go together, the low cards before those near the apex) found the wins
- * of deals 1..1000 in fewer nodes in every variant than pyramid pairs first, from the apex down
- * (docs/solver.md). The moves on pyramid cards alone that were legal in the pyramid `before`
+ * pairs with a pyramid card from the lowest free card up. The order decides only how soon a
+ * win is found (a lost position's whole tree is searched), and this one (a pyramid card goes
+ * with the talon before two go together, the low cards before those near the apex) finds wins
+ * sooner than pyramid pairs first from the apex down (docs/solver-log.md, round 4). The moves
+ * on pyramid cards alone that were legal in the pyramid `before`
  * are left out, and with `drawn` (p was reached by a draw) the pairs of a pyramid card with the
  * waste's top, the card just drawn (see F_COMMUTE in _search.c; 0 and 0 leave out none).
  * `kings`: 0 none, 1 talon Kings only, 2 all. Returns how many. */

@@ -219,7 +219,7 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
     }
     if (lb >= INF) return INF;
     if (k + lb > r) return k + lb;
-    if (check && pruned(c, &p, &relaxed)) {
+    if (check && pruned(c, &p, &relaxed, ASK_APEX_WORD)) {
         set_put(&c->bound, key, INF);
         return INF;
     }
@@ -248,9 +248,9 @@ static int search(Ctx *c, Pos p, int r, int check, uint64_t relaxed, int ctx) {
 /* The fewest moves that win from p, the line on the path; -1 when the node limit stopped it.
  * On entry the path holds a winning line from p (the decision search's): the search goes
  * down from there, each time asking for a line one move shorter than the best so far, until
- * none is found (measured on deals 1..100, standard game, 2 and 3 passes: 1.7-2x faster than
- * going up from the bound, as iterative deepening does, because the decision search's line is
- * often close to par and the bound is weakest where the gap is widest). */
+ * none is found. That beats going up from the bound, as iterative deepening does: the decision
+ * search's line is often close to par, and the bound is weakest where the gap is widest
+ * (docs/solver-log.md). */
 int par_search(Ctx *c, Pos p) {
     int best = c->depth;
     memcpy(c->best, c->path, sizeof(Step) * (size_t)best);

@@ -174,7 +174,7 @@ static int stacked_wins(Ctx *c, uint32_t pyr, uint32_t waste, uint64_t counts);
  * in the whole-deck game the card has a partner among the stock's once the pyramid is gone);
  * it is asked only when the waste has two usable cards or more, and it first asks the relaxed
  * game with the waste's cards free too. (Keeping the stock's top card in place too, until it
- * pairs or is drawn, cut 10-25% of the nodes but cost more time than it saved: measured.) */
+ * pairs or is drawn, prunes more but cost more time than it saved: docs/solver-log.md.) */
 
 /* The stacked game's verdicts: two words a slot, the first (pyramid and waste, never 0 with a
  * waste) and the second (the stock's counts spread to 4 bits a value, with the verdict in its

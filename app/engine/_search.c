@@ -75,10 +75,9 @@
  *   first time. The starts are decided most cards first within a group (_starts.c), so that a
  *   start is mostly decided before the starts it dominates, and a start queued is put through
  *   the dead-end tests only when it is decided, after its table entry: one dominated by then
- *   costs a lookup. On the slowest two-pass deals, lost, a sixth to a quarter fewer nodes.
- *   Not with three passes: there the middle pass's starts are decided in the order found (the
- *   order above cost the slowest won deals three times the nodes), so a start is seldom
- *   decided before the ones it dominates, and the tests waiting cost 3-15% of the time.
+ *   costs a lookup. Not with three passes: there the middle pass's starts are decided in the
+ *   order found (most cards first cost the won deals far more nodes), so a start is seldom
+ *   decided before the ones it dominates, and the waiting tests would only cost.
  *
  * Search shortcuts that are not pruning: a position whose only move is a draw (or, with a pass
  * limit, a recycle) is stepped through without a node of its own, and after a draw or recycle
@@ -90,14 +89,35 @@
 /* Is p lost by the dead-end tests (F_DEAD, F_RELAXED, F_WORD, F_STACKED, F_APEX, F_CONE)? Asked in
  * this order, the cheap and cached first (the par search asks the same). The stacked game goes
  * before the apex test: in the last pass it prunes most of what the two prune, and the apex
- * test, whose verdicts the whole-deck game does not keep, costs more; asked the other way
- * round, the slowest two-pass deals took 1.1-1.35 times as long (docs/solver.md). */
-int pruned(Ctx *c, const Pos *p, uint64_t *relaxed) {
+ * test, whose verdicts the whole-deck game does not keep, costs more. Which of them are asked
+ * beyond these is `ask` (see asked_at below). */
+int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask) {
     uint32_t usable = p->rest;
     apex_prefetch(c, p);
     if ((c->flags & F_DEAD) && is_dead(c, p, &usable)) return 1;
     return relaxed_lost(c, p, usable, relaxed) || word_lost(c, p) || stacked_lost(c, p, usable)
-           || apex_lost(c, p) || cone_lost(c, p);
+           || apex_lost(c, p, ask) || ((ask & ASK_CONE) && cone_lost(c, p));
+}
+
+/* What pruned() asks at a node of the decision search (ASK_*), `at_start` when the node is a
+ * start (a line's first node in a later pass). Each choice only decides whether a sound test is
+ * asked, so none changes an answer (_pays.h):
+ * - the cone test at the starts alone, and there while it pays (ConeGate): inside a start's
+ *   search the positions it would prove lost are mostly a node or two from their end;
+ * - the apex test inside a start's search while it pays (APEX_PAYS), at the starts always: a
+ *   start it proves lost saves the start's whole search;
+ * - the whole-deck apex test's word with one pass everywhere; with two or three passes not
+ *   inside a start's search, where the stacked game, asked first, prunes nearly all it would;
+ *   with three passes at the starts while it pays (APEX_WORD_PAYS); with two passes not at all,
+ *   as there the test without it and the cone test prove nearly every start it would. */
+static unsigned asked_at(Ctx *c, int at_start) {
+    unsigned ask = 0;
+    if (at_start && !c->cone.sample && (c->cone.probe || cone_pays(&c->cone.gate))) ask |= ASK_CONE;
+    if (c->passes < 2
+        || (at_start && c->passes == 3 && gate_open(&c->apex_word_gate, APEX_WORD_PAYS)))
+        ask |= ASK_APEX_WORD;
+    if (!at_start) ask |= ASK_APEX_GATED;
+    return ask;
 }
 
 /* What a node's search found: a win, no win, or no win yet among the starts it queued. */
@@ -107,9 +127,8 @@ enum { LOST = 0, WON = 1, OPEN = 2 };
  * pass, the context, KEY_OPEN), so they share one probe run: entries_of walks it once and
  * answers every question a node asks, as a bit per entry (entry_bit: those bits as a number
  * below 32), instead of a lookup per question (up to eight a node in the last pass, each
- * walking the run to its end when its entry is not there): 2-12% less time on the slowest
- * two-pass deals (docs/solver.md). It also gives the empty slot that ends the run, where a new
- * entry of the position goes. */
+ * walking the run to its end when its entry is not there). It also gives the empty slot that
+ * ends the run, where a new entry of the position goes. */
 static inline unsigned entry_bit(uint64_t e) {
     return (unsigned)(((e >> 57) & 1) | ((e >> 59) & 6) | ((e >> 55) & 0x18));
 }
@@ -142,9 +161,10 @@ static inline int known_open(uint32_t entries, uint64_t key, int ctx) {
 }
 
 /* F_STARTS: the nodes spent deciding starts are kept within half of those spent finding them.
- * Against as many: the slowest won two-pass deals in 0.61-0.82 of the time, the means 3-4%
- * less with two passes and 3-5% more with three; a quarter or an eighth cost the three-pass
- * deals up to 3x, twice as many the won two-pass ones 1.3-1.5x (docs/solver.md). */
+ * More, and a won deal decides poor starts found early before its better ones are found; less,
+ * and a three-pass deal's middle-pass starts, which find the last pass's, are decided too late
+ * (docs/solver-log.md, round 6). The budget only orders the work: a start it holds back is
+ * decided later. */
 static inline int starts_budget(const Ctx *c) {
     return 2 * c->starts.spent <= c->nodes - c->starts.spent;
 }
@@ -170,20 +190,6 @@ static int queue_start(Ctx *c, const Pos *p, int ctx, uint64_t relaxed, int base
 }
 
 static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from);
-
-/* F_CONE is asked at the starts alone, and there only while it pays: while the share of tests
- * that prove a start lost, times the nodes a start's search takes (measured on every 16th
- * start decided from the queue, searched without the test), is more than 4, about what a test
- * costs in nodes; every 16th start is tested whatever this says, so that the share stays
- * measured. Where it proves lost the starts with the larger searches (whole deck 2 passes
- * 25574, 19400: 0.3 and 0.7 of the time) it is asked throughout; where the starts it proves
- * lost were a node or two from their end anyway (62644: 1.3 of the time, asked at every start)
- * it soon stops. */
-static int cone_worth(const Ctx *c) {
-    const Cone *k = &c->cone;
-    if (k->calls < 256 || k->samples < 16) return 1;
-    return (double)k->kills / (double)k->calls * (double)k->sample_nodes / (double)k->samples > 4.0;
-}
 
 /* F_DOMINANCE, with two passes only (see the header). */
 static inline int dominance(const Ctx *c) { return (c->flags & F_DOMINANCE) && c->passes == 2; }
@@ -225,15 +231,15 @@ static int serve(Ctx *c, int all) {
         s->root_trail = item.trail;
         s->root_depth = depth;
         long long before = c->nodes;
-        long long seen = c->cone.seen++;
-        c->cone.sample = !item.tested && seen % 16 == 15; /* searched without F_CONE */
-        c->cone.probe = seen % 16 == 7;                   /* tested with it regardless */
+        long long seen = c->cone.gate.seen++; /* F_CONE while it pays (_pays.h): */
+        c->cone.sample = !item.tested && cone_sampled(seen); /* searched without it */
+        c->cone.probe = cone_probed(seen);                   /* tested with it regardless */
         /* From its own pass, so not queued again; check -2: its dead-end tests are owed, -1 not. */
         int r = dfs(c, item.p, item.tested ? -1 : -2, item.relaxed, item.ctx, item.p.pass);
         s->spent += c->nodes - before;
         if (c->cone.sample) {
-            c->cone.samples++;
-            c->cone.sample_nodes += c->nodes - before;
+            c->cone.gate.samples++;
+            c->cone.gate.sample_nodes += c->nodes - before;
         }
         c->cone.sample = c->cone.probe = 0;
         if (r == LOST) dominated_lost(c, &item.p, item.ctx);
@@ -318,13 +324,8 @@ static int dfs(Ctx *c, Pos p, int check, uint64_t relaxed, int ctx, int from) {
     }
     int queue = start && !(starts_first(c, &p) && starts_budget(c));
     int defer = queue && check > 0 && dominance(c); /* tested when decided */
-    int at_start = p.pass > from || check == -2;
-    c->cone.now = at_start && !c->cone.sample
-                  && (c->cone.probe || cone_worth(c)); /* at a start: F_CONE too */
-    c->apex_wordless = c->passes >= 2 && !(at_start && apex_word_pays(c)); /* not at a start */
-    c->apex_gated = !at_start; /* inside a start's search: while it pays (apex_pays) */
-    int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed);
-    c->cone.now = c->apex_wordless = c->apex_gated = 0;
+    unsigned ask = asked_at(c, p.pass > from || check == -2);
+    int lost = ((check > 0 && !defer) || check == -2) && pruned(c, &p, &relaxed, ask);
     if (lost) {
         c->depth = base;
         return LOST;

@@ -29,8 +29,8 @@ void pyramid_imbalance(const Ctx *c, uint32_t pyr, int *imbalance);
  * (of v over 13 - v, or the other way) must go with a talon card of the complementary value,
  * so phase 1's relaxed game needs at least that many; and P - P1's imbalance is the pyramid's
  * less P1's, whatever P1's shape (`imbalance` is the pyramid's without the apex). A necessary
- * condition, asked before any shape of that imbalance is looked at: on the slowest deals, half
- * the shapes tried failed phase 1, most for want of cards (docs/solver.md). */
+ * condition, asked before any shape of that imbalance is looked at: most shapes that fail
+ * phase 1 fail it for want of cards. */
 static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
     for (int v = 1; v <= 6; v++) {
         int d = imbalance[v] - ((int)(key >> (5 * (v - 1)) & 31) - 16);
@@ -45,8 +45,7 @@ static inline int affordable(const int *imbalance, uint32_t key, uint64_t c1) {
  * `affordable` asks P1's imbalance to lie within what c1 pays for, so P2's must lie in a box:
  * lo..hi, a byte a pair of values offset by 64, as ShapeIndex.bytes holds a shape's. in_box
  * checks the six bytes at once (all below 128, so the high bit of each catches its borrow):
- * the cone test's loop over the P2s, 44 million asks on whole deck 2 passes 45392, took a
- * tenth of the slowest deals' instructions (docs/solver.md). */
+ * the cone test's loop over the P2s is its innermost. */
 #define BYTE_HIGH 0x0000808080808080ULL
 
 static inline void affordable_box(const int *imbalance, uint32_t k, uint64_t c1, uint64_t *lo,

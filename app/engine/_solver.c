@@ -225,9 +225,29 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver",
                                     "The solver's searches, in C.", -1, methods};
 
+/* The pruning flags and the op codes of _core.h, under the names solver.py reads them by. */
+static const struct {
+    const char *name;
+    int value;
+} CONSTANTS[] = {
+    {"KINGS", F_KINGS},         {"FORCED_PAIRS", F_FORCED}, {"DEAD_ENDS", F_DEAD},
+    {"RELAXED", F_RELAXED},     {"COMMUTE", F_COMMUTE},     {"STACKED", F_STACKED},
+    {"NESTED", F_NESTED},       {"WORD", F_WORD},           {"APEX", F_APEX},
+    {"SUITS", F_SUITS},         {"STARTS", F_STARTS},       {"DOMINANCE", F_DOMINANCE},
+    {"CONE", F_CONE},           {"ALL_PRUNING", F_ALL},     {"OP_KING", OP_KING},
+    {"OP_PAIR", OP_PAIR},       {"OP_DRAW", OP_DRAW},       {"OP_RECYCLE", OP_RECYCLE},
+};
+
 PyMODINIT_FUNC PyInit__solver(void) {
     apex_init(); /* the pyramid's shapes and cones, once, before any search can run on another
                   * thread (setup_tables reads the cones) */
     cone_init(); /* the cone test's shapes, from those */
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    for (size_t i = 0; i < sizeof CONSTANTS / sizeof CONSTANTS[0]; i++)
+        if (PyModule_AddIntConstant(m, CONSTANTS[i].name, CONSTANTS[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    return m;
 }

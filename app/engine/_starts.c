@@ -6,12 +6,11 @@
  * "start": its first position there (after the recycle, and whatever is stepped through or
  * forced after it). A depth-first search decides each start as it reaches it, so a won deal
  * whose few winning starts lie late in depth-first order is decided only after every earlier
- * start has been proven lost: the slowest won deals spent 90% of their nodes so
- * (docs/solver.md). So the search queues the starts it reaches, and decides them fewest cards
- * first (a start with few cards left is the likelier win and the cheaper to decide), keeping
- * the nodes spent deciding starts within half of those spent finding them (starts_budget in
- * _search.c); when the search from the root is through, the rest of the queue is decided in
- * order. Deciding a middle
+ * start has been proven lost: the slowest won deals spent nearly all their nodes so. So the
+ * search queues the starts it reaches, and decides them fewest cards first (a start with few
+ * cards left is the likelier win and the cheaper to decide), keeping the nodes spent deciding
+ * starts within half of those spent finding them (starts_budget in _search.c); when the search
+ * from the root is through, the rest of the queue is decided in order. Deciding a middle
  * pass's start (three passes) queues the last pass's starts its search reaches. A start that
  * is the best there is when it is found, while the budget allows, is decided at once, in
  * place: an easy deal is decided as before.
@@ -70,14 +69,14 @@ void starts_line(Ctx *c, int trail, int length) {
 
 /* Starts are ordered by their cards left in groups of this many, then in the order found:
  * within a group the depth-first order is kept, whose neighbours share much of their searches'
- * tables. On the slowest deals, lost ones spent 10-20% more time with exact counts first, 6-9%
- * with groups of 8 and 2-6% with groups of 16, and the won ones gained as much with 16 as with
- * exact counts: their winning starts have 11 to 23 cards left, most lost starts 30 to 45
- * (docs/solver.md). With two passes, within a group the starts with more cards go first: a
- * start is then mostly decided before the starts it dominates (F_DOMINANCE in _search.c),
- * which the depth-first order finds first, as it pairs before it draws. (With three passes
- * that cost the slowest won deals three times the nodes: their middle pass's starts are
- * kept in the order found.) */
+ * tables. A lost deal decides all its starts in any order, and loses only that sharing to the
+ * grouping, less with wider groups; a won deal gains as long as the groups set its winning
+ * starts (on the slowest won deals, a dozen to two dozen cards left) apart from most lost ones
+ * (thirty and more): 16 does both (docs/solver-log.md, round 6). With two passes, within a
+ * group the starts with more cards go first: a start is then mostly decided before the starts
+ * it dominates (F_DOMINANCE in _search.c), which the depth-first order finds first, as it
+ * pairs before it draws. (With three passes that cost the slowest won deals far more nodes:
+ * their middle pass's starts are kept in the order found.) */
 #define CARDS_GROUP 16
 
 static inline uint64_t start_order(const Ctx *c, const Pos *p) {

@@ -50,10 +50,10 @@ int set_grow(Set *s) {
     return 1;
 }
 
-/* Grow a Memo fourfold while small, not twofold: rehashing its entries (a cache miss each) was
- * 9% of a one-pass search's time (docs/solver.md). From 65,536 slots on, twofold: a table a
- * quarter full is twice the cache misses' ground, and the slowest two-pass deals took 0.95-0.97
- * of the time (whole deck 2 passes 62644: the stacked game's table 2 MB, not 4). */
+/* Grow a Memo fourfold while small, not twofold: rehashing its entries costs a cache miss
+ * each, and a small table grows often. From 65,536 slots on, twofold: a table a quarter full
+ * spreads its cache misses over twice the memory, and is twice the pages to clear
+ * (docs/solver-log.md, rounds 2 and 7). */
 int memo_grow(Memo *m) {
     size_t ncap = m->cap ? m->cap * (m->cap < (1u << 16) ? 4 : 2) : 1u << 12;
     uint64_t *nw = calloc(ncap * 2, sizeof(uint64_t));

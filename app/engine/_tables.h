@@ -42,7 +42,7 @@ static inline size_t set_slot(const Set *s, uint64_t k) {
 
 /* Would one more entry fill a table of cap slots past three quarters? Sets and tables of
  * verdicts are kept below that: a probe run stays in few cache lines, and a smaller table is
- * less to clear (3-13% less time on the slowest deals, docs/solver.md). */
+ * less to clear (docs/solver-log.md, round 6). */
 static inline int table_full(size_t used, size_t cap) { return (used + 1) * 4 > cap * 3; }
 
 static inline int set_full(const Set *s) { return table_full(s->used, s->cap); }

@@ -29,23 +29,15 @@
  * verdicts are kept for the whole solve). The stack's cards leave top first, each with a card
  * still to come, so the partners they need must come in that order: a state where they do not
  * is dropped at once (without this, a deal could spend seconds in states that all end stuck:
- * deal 54092, whole deck). States that failed (place in the word, the stack as
- * a set of places, D so far) are kept for the call in a table reused from call to call (a
- * stamp tells this call's entries); a call that visits more than WORD_BUDGET states says
- * "not lost", which is always sound. Verdicts are kept per pyramid and talon for the solve.
+ * deal 54092, whole deck). States that failed (place in the word, the stack as a set of
+ * places, D so far) are kept for the call in a table reused from call to call (a stamp tells
+ * this call's entries); a call that visits more than WORD_BUDGET states says "not lost", which
+ * is always sound. Verdicts are kept per pyramid and talon for the solve.
  *
- * Measured (docs/solver.md): in the last pass the stacked game already prunes most of what
- * this would, and asking both cost more than it saved, so it is asked only before the last.
- * The apex test (_apex.c) runs the same search on the talon left when the apex goes.
- *
- * Asked only while it pays: after 4,096 asks in one search, if fewer than one in 16 of those
- * answered proved a position lost, only every 64th is asked (skipping a test is always sound),
- * and those keep the share measured. An ask costs about what a node does, and a kill saves a
- * few nodes: whole deck 2 passes 62644 asked it 57,517 times before the last pass and it never
- * proved one lost; 45392 proves one ask in 35 lost, and asked at every 64th spent 0.83 of the
- * instructions (2% more nodes), 4059 (one in 22) 0.83, 88622 (one in 39) 0.90; 19400 (one in
- * 11) keeps asking it, as 90246 (one in 14) does: it took a third more nodes with the share
- * counted over every position, answered or not (docs/solver.md).
+ * In the last pass the stacked game already prunes most of what this would, and asking both
+ * cost more than it saved, so it is asked only before the last; and there only while it pays
+ * (WORD_PAYS in _pays.h). The apex test (_apex.c) runs the same search on the talon left when
+ * the apex goes.
  */
 #include "_core.h"
 
@@ -143,13 +135,12 @@ int word_reduces(Ctx *c, uint32_t pyr, const uint8_t *w, int m, int waste, int t
 
 int word_lost(Ctx *c, const Pos *p) {
     if (!(c->flags & F_WORD) || !c->wholedeck || !p->pyr || is_last_pass(c, p)) return 0;
-    if (!gate_open(&c->word_gate, 4096, 16, 64)) return 0; /* not paying (see the header) */
-    c->word_gate.asked++;
+    if (!gate_open(&c->word_gate, WORD_PAYS)) return 0; /* not paying (_pays.h) */
     uint64_t key = (uint64_t)p->pyr | (uint64_t)p->rest << PYR; /* never 0: pyr is not */
     size_t at = 0, cap;
     uint64_t known = memo_find(&c->word, key, &at, &cap); /* 1 won, 2 lost, 0 unknown */
     if (known) {
-        c->word_gate.kills += known == 2;
+        gate_answer(&c->word_gate, known == 2);
         return known == 2;
     }
     uint8_t w[MAXTALON];
@@ -160,6 +151,6 @@ int word_lost(Ctx *c, const Pos *p) {
     }
     int lost = !word_reduces(c, p->pyr, w, m, 0, m);
     memo_put(&c->word, key, lost ? 2 : 1, at, cap);
-    c->word_gate.kills += lost;
+    gate_answer(&c->word_gate, lost);
     return lost;
 }

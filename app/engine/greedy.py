@@ -73,7 +73,7 @@ _BITS = tuple(1 << i for i in range(PYRAMID_SIZE))
 
 
 def _free_mask(pyr: int) -> int:
-    """The free pyramid slots: present, with both covering slots empty (as ``_solver.c``)."""
+    """The free pyramid slots: present, with both covering slots empty (``free_pyramid`` in C)."""
     covered = ((((pyr >> 1) | (pyr >> 2)) & 0x1)
                | (((pyr >> 2) | (pyr >> 3)) & 0x6)
                | (((pyr >> 3) | (pyr >> 4)) & 0x38)

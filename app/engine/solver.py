@@ -1,17 +1,22 @@
 """The solver: can this position still be won, and how?
 
-``solve`` runs an exhaustive depth-first search (in C: ``_core.h`` gives the position encoding,
-and each of ``_moves.c``, ``_prune.c``, ``_word.c``, ``_apex.c``, ``_search.c``, ``_par.c``
-argues for the pruning it does) from a game's current position and answers winnable with a
-winning line that replays through ``Game.play``, or not winnable, proven by having searched
-everything. A node limit turns "too long" into "unknown"; with the default (no limit) every deal
-is decided.
+``solve`` runs an exhaustive depth-first search (in C: ``_core.h`` gives the position encoding
+and lists the files; the header of each file argues for the pruning it does) from a game's
+current position and answers winnable with a winning line that replays through ``Game.play``,
+or not winnable, proven by having searched everything. A node limit turns "too long" into
+"unknown"; with the default (no limit) every deal is decided. ``docs/solver.md`` is the
+reference: the search, each pruning, par and how to measure.
 
 ``solve(shortest=True)`` and ``par`` answer with a shortest winning line instead (a move is
-what ``Game.moves`` counts: a removal, a draw or a recycle), found by iterative deepening A*
-with an admissible bound (``_par.c``), so its length is the position's par. The rule options
-``passes=None`` (unlimited passes) and ``overlap=True`` (overlap pairs) are the solver's only:
-they answer "what if", for the odds of other rule sets; ``Game`` does not play them.
+what ``Game.moves`` counts: a removal, a draw or a recycle): from the decision search's line,
+depth-first searches with a move budget and an admissible bound ask for a line one move
+shorter until none is found (``_par.c``), so its length is the position's par. The rule
+options ``passes=None`` (unlimited passes) and ``overlap=True`` (overlap pairs) are the
+solver's only: they answer "what if", for the odds of other rule sets; ``Game`` does not play
+them.
+
+``pruning`` switches prunings off: the flags (``KINGS`` .. ``CONE``, ``ALL_PRUNING``) and the op
+codes of the lines are the C core's own, read from the module, never written again here.
 
 ``reference_solve`` is the plain search written again in Python over ``Game`` itself, with no
 pruning at all: slow, but it shares no code with the C search, which is what makes it useful
@@ -25,27 +30,31 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from . import _solver
+from ._solver import (  # the pruning flags and the op codes, defined in _core.h
+    ALL_PRUNING,
+    APEX,
+    COMMUTE,
+    CONE,
+    DEAD_ENDS,
+    DOMINANCE,
+    FORCED_PAIRS,
+    KINGS,
+    NESTED,
+    OP_DRAW,
+    OP_KING,
+    OP_PAIR,
+    RELAXED,
+    STACKED,
+    STARTS,
+    SUITS,
+    WORD,
+)
 from .cards import Card
 from .deal import COVERED_BY, PYRAMID_SIZE
 from .game import Game, Goal
 from .moves import Move, Op
 from .outcome import game_over
 
-KINGS = 1
-FORCED_PAIRS = 2
-DEAD_ENDS = 4
-RELAXED = 8
-COMMUTE = 16
-STACKED = 32
-NESTED = 64
-WORD = 128
-APEX = 256
-SUITS = 512
-STARTS = 1024
-DOMINANCE = 2048
-CONE = 4096
-ALL_PRUNING = (KINGS | FORCED_PAIRS | DEAD_ENDS | RELAXED | COMMUTE | STACKED | NESTED | WORD
-               | APEX | SUITS | STARTS | DOMINANCE | CONE)
 NO_PRUNING = 0
 
 HINT_NODE_LIMIT = 2_000_000
@@ -172,11 +181,11 @@ def _decode(game: Game, talon: list[Card], raw: list[tuple[int, int, int]]) -> t
 
     moves = []
     for op, a, b in raw:
-        if op == 0:
+        if op == OP_KING:
             moves.append(Move(Op.REMOVE, (card_at(a),)))
-        elif op == 1:
+        elif op == OP_PAIR:
             moves.append(Move(Op.REMOVE, (card_at(a), card_at(b))))
-        elif op == 2:
+        elif op == OP_DRAW:
             moves.append(Move(Op.DRAW))
         else:
             moves.append(Move(Op.RECYCLE))
@@ -313,6 +322,8 @@ def reference_solve(game: Game) -> bool:
 
 
 __all__ = [
-    "ALL_PRUNING", "GAME_PASSES", "NO_PRUNING", "Hint", "SearchLimitReached", "Solution",
-    "Verdict", "hint", "par", "reference_solve", "removable_cards", "solve",
+    "ALL_PRUNING", "APEX", "COMMUTE", "CONE", "DEAD_ENDS", "DOMINANCE", "FORCED_PAIRS",
+    "GAME_PASSES", "KINGS", "NESTED", "NO_PRUNING", "RELAXED", "STACKED", "STARTS", "SUITS",
+    "WORD", "Hint", "SearchLimitReached", "Solution", "Verdict", "hint", "par",
+    "reference_solve", "removable_cards", "solve",
 ]

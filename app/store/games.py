@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.engine import Deal, Game, GameStatus, Goal, game_over
 
 from .models import GameRecord, utcnow
+from .places import ResultPlaces, record_result
 from .positions import deal_of, load_game, moves_of, positions
 from .verdicts import known_par
 
@@ -36,6 +37,7 @@ __all__ = [
     "create_game",
     "deal_of",
     "elapsed_seconds",
+    "game_by_input",
     "get_game",
     "latest_unfinished",
     "load",
@@ -83,55 +85,6 @@ def lock_player_results(session: Session, player_id: str) -> None:
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:player, 0))"),
                         {"player": player_id})
-
-
-class ResultPlaces:
-    """Where a player's next results go: the last result over all variants (its place, whether
-    it was won, its streak) and, per variant, the last one's outcome and streak. Read once and
-    carried forward, so an import places thousands of results without a query each."""
-
-    def __init__(self, session: Session, player_id: str, not_id: str | None = None) -> None:
-        self.session, self.player_id = session, player_id
-        self._mine = (GameRecord.player_id == player_id, GameRecord.seq.is_not(None),
-                      *((GameRecord.id != not_id,) if not_id else ()))
-        last = session.execute(
-            select(GameRecord.seq, GameRecord.status, GameRecord.streak_all).where(*self._mine)
-            .order_by(GameRecord.seq.desc()).limit(1)).first()
-        self.seq = last.seq if last else 0
-        self.last_all = (last.status == GameStatus.WON, last.streak_all) if last else None
-        self.last_here: dict[tuple[str, int], tuple[bool, int] | None] = {}
-
-    def _last_in(self, goal: str, passes: int) -> tuple[bool, int] | None:
-        if (goal, passes) not in self.last_here:
-            row = self.session.execute(
-                select(GameRecord.status, GameRecord.streak).where(
-                    *self._mine, GameRecord.goal == goal, GameRecord.passes == passes)
-                .order_by(GameRecord.seq.desc()).limit(1)).first()
-            self.last_here[goal, passes] = (row.status == GameStatus.WON, row.streak) if row \
-                else None
-        return self.last_here[goal, passes]
-
-    def place(self, record: GameRecord) -> None:
-        """Give ``record`` the next place: one more than the previous result's streak if that
-        had the same outcome (won / not won), else 1; within its variant and over all."""
-        won = record.status == GameStatus.WON
-        last_here = self._last_in(record.goal, record.passes)
-        self.seq += 1
-        record.seq = self.seq
-        record.streak_all = (self.last_all[1] + 1 if self.last_all and self.last_all[0] == won
-                             else 1)
-        record.streak = last_here[1] + 1 if last_here and last_here[0] == won else 1
-        self.last_all = (won, record.streak_all)
-        self.last_here[record.goal, record.passes] = (won, record.streak)
-
-
-def record_result(session: Session, record: GameRecord) -> None:
-    """Give a counted game that has just ended its place in the player's results and the
-    streaks it ends (``ResultPlaces``): two indexed look-ups; the statistics then never need to
-    walk the whole history. The caller holds the player's lock."""
-    if not record.counted or record.seq is not None:
-        return
-    ResultPlaces(session, record.player_id, not_id=record.id).place(record)
 
 
 def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
@@ -213,6 +166,12 @@ def latest_unfinished(session: Session, player_id: str) -> GameRecord | None:
     return session.scalars(query).first()
 
 
+def game_by_input(session: Session, player_id: str, input_id: str) -> GameRecord | None:
+    """The player's game whose last batch of inputs was ``input_id``."""
+    return session.scalars(select(GameRecord).where(
+        GameRecord.player_id == player_id, GameRecord.last_input == input_id).limit(1)).first()
+
+
 @dataclass(slots=True)
 class LoadedGame:
     """A stored game and the engine's position, rebuilt from its moves: what every request
@@ -253,9 +212,14 @@ def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
 
 def save_position(session: Session, record: GameRecord, game: Game, *, undos: int = 0,
                   input_id: str | None = None, par: int | None = None,
-                  now: datetime | None = None) -> None:
+                  now: datetime | None = None, untimed_elapsed: int | None = None) -> None:
     """Store ``game``'s move list and status in ``record``; a won game keeps the deal's par
     when it is known (``par``, from the committed data, or a kept verdict's).
+
+    ``untimed_elapsed``: the moves were made without network and arrive late, so the server's
+    clock did not watch them: the game is no longer ``timed`` (never ranked), and its clock is
+    set to the page's own measure (seconds played, pauses and the outage left out), which the
+    player saw.
 
     Raises GameEnded when the stored game has already ended (its result is final), and
     GameConflict when someone else saved this game since ``record`` was read.
@@ -274,6 +238,10 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     if record.paused_at is not None:  # a move ends a pause
         record.paused_seconds = (record.paused_seconds or 0) + paused_for(record, now)
         record.paused_at = None
+    if untimed_elapsed is not None and game.moves:
+        record.timed = False
+        record.started_at = now - timedelta(seconds=max(0, untimed_elapsed))
+        record.paused_seconds = 0
     record.undo_count += undos
     if input_id is not None:
         record.last_input = input_id

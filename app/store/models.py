@@ -80,7 +80,7 @@ class GameRecord(Base):
     par: Mapped[int | None] = mapped_column(SmallInteger)
     # The score (rules page; app/engine/score.py), fixed when the game ends (NULL before).
     score: Mapped[int | None] = mapped_column(Integer)
-    # The signed token of the challenge link this game was started from (app/web/challenge.py).
+    # The signed token of the challenge link this game was started from (app/web/results.py).
     challenge: Mapped[str | None] = mapped_column(String(600))
     # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -94,6 +94,10 @@ class GameRecord(Base):
     # The id of the last batch of board inputs applied (``<tab>:<n>``, see web/board.py):
     # a batch sent twice is applied once, and a tab's own earlier batch is not "another tab".
     last_input: Mapped[str | None] = mapped_column(String(48))
+    # Whether the server saw every move as it was played, so that its clock is the game's
+    # time: false for moves made without network and synced later, and for imported games.
+    # Such a result counts for its player; its time and score are never ranked.
+    timed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -117,6 +121,8 @@ class GameRecord(Base):
         Index("ix_games_player_variant_seq", "player_id", "goal", "passes", "seq"),
         Index("ix_games_player_daily", "player_id", "daily"),
         Index("ix_games_player_late_daily", "player_id", "late_daily"),
+        # The game a retried first batch started (a deal page's first input).
+        Index("ix_games_player_last_input", "player_id", "last_input"),
         # "Has anyone played this deal?": a deal's searched verdicts are kept only then.
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).

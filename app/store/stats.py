@@ -5,10 +5,10 @@ Each figure is computed by the database (aggregates and LIMITed look-ups) over t
 Python only ever sees a handful of rows per variant, so a player with 100,000 games costs no
 more memory than one with ten (see bench/stats.py).
 
-What counts (issue 4): a game is in the statistics once it has ended (won, lost or abandoned)
-and had at least one move. Abandoned counts as played and not won. Results run in the order
-they were recorded (``seq``, given as each game ends); a streak is a run of wins, or of games
-not won (lost or abandoned).
+What counts (docs/statistics.md): a game is in the statistics once it has ended (won, lost or
+abandoned) and had at least one move. Abandoned counts as played and not won. Results run in
+the order they were recorded (``seq``, given as each game ends); a streak is a run of wins, or
+of games not won (lost or abandoned).
 """
 
 from __future__ import annotations

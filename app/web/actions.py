@@ -34,7 +34,9 @@ from app.store import (
     abandon_in_progress,
     count_hint,
     create_game,
+    game_by_input,
     latest_unfinished,
+    load,
     save_position,
 )
 from app.web import metrics
@@ -70,13 +72,15 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
 
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
-           undos: int = 0, input_id: str | None = None) -> None:
+           undos: int = 0, input_id: str | None = None,
+           untimed_elapsed: int | None = None) -> None:
     game = loaded.game
     facts = (odds.deal_facts(game.deal.number, game.variant)
              if game.status is GameStatus.WON else None)
     try:
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
-                      par=facts.par if facts else None)  # a won deal's par, known already
+                      par=facts.par if facts else None,  # a won deal's par, known already
+                      untimed_elapsed=untimed_elapsed)
         session.commit()
     except GameConflict as exc:
         session.rollback()
@@ -126,9 +130,10 @@ class Applied:
 
 
 def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_version: int,
-          input_id: str | None) -> Applied:
+          input_id: str | None, untimed_elapsed: int | None = None) -> Applied:
     """Play a batch of board inputs in order, on the version they were made on, and save them
     at once: all of them, or those before the first the engine refuses (its reason said).
+    ``untimed_elapsed``: the batch was made without network (``save_position``).
 
     Raises IllegalMove when the game has ended, VersionMismatch or GameConflict when the
     version is not the one stored; nothing is saved then. A batch whose every step is refused
@@ -148,7 +153,8 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_vers
             break
         played.append(step)
     if played:
-        _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id)
+        _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
+               untimed_elapsed=untimed_elapsed)
         metrics.moves.inc(len(played) - len(undone))
         metrics.undos.inc(len(undone))
     return Applied(tuple(played), tuple(undone), refused, why)
@@ -176,6 +182,12 @@ def in_progress(session: Session, player_id: str) -> GameRecord | None:
     """The player's game that starting another would abandon: in progress, with moves."""
     record = latest_unfinished(session, player_id)
     return record if record is not None and record.move_count > 0 else None
+
+
+def started_by(session: Session, player_id: str, input_id: str) -> LoadedGame | None:
+    """The player's game whose last batch was ``input_id`` (a first batch sent again)."""
+    record = game_by_input(session, player_id, input_id)
+    return load(session, record.id) if record is not None else None
 
 
 def _committed_start(session: Session,

@@ -10,19 +10,21 @@ with the board as it is), never applied to a position the player has not seen.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
 from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
 from app.web import actions, notice, results, solving
+from app.web.boarddata import answer_data, page_data
 from app.web.csrf import require_csrf
 from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.errors import PageError
-from app.web.htmx import is_htmx, see_other
+from app.web.htmx import is_htmx, see_other, wants_json
 from app.web.links import absolute_url, deal_path, path_for
 from app.web.notice import Notice
 from app.web.params import VersionField
@@ -38,6 +40,7 @@ from app.web.view import (
 )
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+log = logging.getLogger("pyramid.board")
 
 BOARD_BLOCKS = ["board", "counters", "message"]
 NO_STORE = {"Cache-Control": "no-store"}
@@ -72,8 +75,16 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
     and message. A refused move is a message on the board (200), not an HTTP error."""
     record, game = loaded.record, loaded.game
     urls = urls or BoardUrls.of_game(request, record.id)
+    elapsed = elapsed_seconds(record)
+    if wants_json(request):
+        running = (record.player_id == player_id and not game.is_over() and bool(game.moves)
+                   and record.paused_at is None)
+        data = answer_data(record, game, elapsed=elapsed, running=running, said=said)
+        if record.id is not None and request.url.path != urls.play:
+            data["urls"] = page_urls(request, record, urls)  # the game was stored just now
+        return JSONResponse(data, status_code=status_code, headers=NO_STORE)
     context: dict[str, Any] = board_context(
-        record, game, elapsed=elapsed_seconds(record), can_play=record.player_id == player_id,
+        record, game, elapsed=elapsed, can_play=record.player_id == player_id,
         selected=said.selected, hinted=said.hinted, hinted_action=said.hinted_action,
         removed=said.removed, refused=said.refused_cards)
     share = deal_path(request, record.deal_number, game.variant)
@@ -82,16 +93,34 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
                    play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint,
                    challenge_url=results.challenge_url(request, record)
                    if record.player_id == player_id else None, **(extras or {}))
+    if not is_htmx(request) and not context.get("shell"):
+        context["game_data"] = page_data(
+            record, game, elapsed=elapsed, running=context["running"], paused=context["paused"],
+            can_play=context["can_play"], urls=page_urls(request, record, urls))
     blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE, **blocks)
+
+
+def page_urls(request: Request, record, urls: BoardUrls) -> dict[str, str | None]:
+    """Where the board's script sends each input of this game (a game not stored yet has
+    only its deal page's)."""
+    stored = record.id is not None
+
+    def of_game(name: str) -> str | None:
+        return path_for(request, name, game_id=record.id) if stored else None
+
+    return {"play": urls.play, "hint": urls.hint, "undo": urls.undo,
+            "pause": of_game("pause"), "resume": of_game("resume"),
+            "restart": of_game("restart"), "board": of_game("board"),
+            "new_game": path_for(request, "new_game")}
 
 
 def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice) -> Response:
     """What every board form gets back: the board fragment for the board's script; without
     JavaScript, POST -> 303 back to the board (a reload never re-posts), the notice carried
     through the redirect into the same live region."""
-    if is_htmx(request):
+    if is_htmx(request) or wants_json(request):
         return render_board(request, loaded, player_id, said)
     response = see_other(path_for(request, "board", query={"selected": said.selected},
                                   game_id=loaded.record.id))
@@ -149,6 +178,8 @@ def read_action(action: str) -> Move | Notice:
 BATCH_LIMIT = 100
 """Steps in one batch: far more than a player makes while one answer is on its way."""
 INPUT_ID = r"^[A-Za-z0-9_-]{8,32}:[0-9]{1,9}$"
+MOST_SECONDS = 7 * 24 * 3600
+"""The longest game clock a page may report for moves made without network."""
 """A batch's id: the tab's own random id, a colon, and the batch's number in that tab."""
 
 
@@ -202,9 +233,14 @@ def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
 
 
 def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, text: str,
-               version: int | None, input_id: str | None) -> Response:
+               version: int | None, input_id: str | None,
+               untimed_elapsed: int | None = None) -> Response:
     """The board's script sends the inputs made while an answer was on its way together, all
-    made on one version: they are played in order, up to the first the engine refuses."""
+    made on one version: they are played in order, up to the first the engine refuses.
+
+    The script has played each of them with its own engine first: a step the server's engine
+    refuses means the two engines disagree (the shared suite is there so that they never do),
+    and is logged as an error; the answer's moves redraw the page as the server holds it."""
     if version is None:
         return answer(request, loaded, player_id,
                       Notice("A batch of inputs says which version of the game it was made "
@@ -215,12 +251,16 @@ def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, te
     if isinstance(steps, Notice):
         return answer(request, loaded, player_id, steps)
     try:
-        done = actions.apply(session, loaded, steps, version, input_id)
+        done = actions.apply(session, loaded, steps, version, input_id, untimed_elapsed)
         results.remember_par(request, loaded)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(str(exc)))
     except GameConflict:
         return out_of_step(request, session, loaded, player_id, input_id)
+    if done.refused is not None and wants_json(request):
+        log.error("The page's engine and the server's disagree: game %s, step %d of batch %s "
+                  "(%s): %s", loaded.record.id, len(done.steps) + 1, input_id, done.refused,
+                  done.why)
     return answer(request, loaded, player_id, said_of(done, len(steps), loaded.game))
 
 
@@ -253,6 +293,11 @@ class BoardInput:
     moves: str | None = None
     input_id: str | None = None
     version: int | None = None
+    untimed_elapsed: int | None = None
+    """Set when the batch's moves were made without network: the page's own clock then."""
+    abandon: bool = False
+    """The player has agreed, on the page, to leave their game in progress (a deal page's
+    first input then starts without asking again)."""
 
 
 def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
@@ -260,8 +305,12 @@ def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
                 action: Annotated[str | None, Form(max_length=10)] = None,
                 moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
                 input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
-                version: VersionField = None) -> BoardInput:
-    return BoardInput(card, selected, action, moves, input_id, version)
+                version: VersionField = None,
+                offline: Annotated[bool, Form()] = False,
+                elapsed: Annotated[int | None, Form(ge=0, le=MOST_SECONDS)] = None,
+                abandon: Annotated[bool, Form()] = False) -> BoardInput:
+    return BoardInput(card, selected, action, moves, input_id, version,
+                      untimed_elapsed=(elapsed or 0) if offline else None, abandon=abandon)
 
 
 BoardInputDep = Annotated[BoardInput, Depends(board_input)]
@@ -280,7 +329,7 @@ def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
     card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
     if sent.moves is not None:
         return play_batch(request, session, player_id, loaded, sent.moves, version,
-                          sent.input_id)
+                          sent.input_id, sent.untimed_elapsed)
     if version is not None and version != loaded.version:
         return conflict(request, session, loaded, player_id, actions.VersionMismatch())
     status = loaded.record.game_status

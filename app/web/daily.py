@@ -5,7 +5,7 @@ again, not counted).
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Query, Request
@@ -48,16 +48,17 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 DayQuery = Annotated[date | None, Query()]
 
 
-def days_of(day: date | None) -> tuple[date | None, date | None]:
+def days_of(day: date | None, offline: bool = False) -> tuple[date | None, date | None]:
     """(daily, late_daily) for a deal of the day drawn for ``day``: played on its day it is that
     day's (streaks count it); played later (a page drawn before midnight, a past day from the
-    calendar) it is a late one (the calendar shows it, streaks do not). A date in the future
-    is no deal of the day at all."""
+    calendar) it is a late one (the calendar shows it, streaks do not). A game begun without
+    network reaches the server only once the network is back: begun on the day before, it
+    still counts as that day's. A date in the future is no deal of the day at all."""
     now = starting.today().date()
     if day is not None and day > now:
         raise PageError(404, "No such deal of the day", "That day has not come yet.")
-    if day is None or day == now:
-        return now, None
+    if day is None or day == now or (offline and day == now - timedelta(days=1)):
+        return day or now, None
     return None, day
 
 
@@ -99,10 +100,10 @@ def daily_play(request: Request, session: SessionDep, player_id: PlayerDep,
     only when played on it."""
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
-    on_time, late = days_of(drawn_on)
+    on_time, late = days_of(drawn_on, offline=sent.untimed_elapsed is not None)
     started = first_input_starts(
         request, session, player_id, variant=variant, daily=on_time, late_daily=late,
-        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
+        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)), sent=sent,
         ask_at=path_for(request, "daily", query={**rules_query(variant), "day": late}))
     if isinstance(started, Response):
         return started

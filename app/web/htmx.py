@@ -1,7 +1,8 @@
 """What the web layer needs to know about htmx, in one place.
 
-A request from the board's script or from htmx carries ``HX-Request: true`` and gets the
-fragments it swaps; any other request gets a whole page, or a 303 back to one after a form.
+A request from htmx carries ``HX-Request: true`` and gets the fragments it swaps; the board's
+script asks for JSON (``wants_json``); any other request gets a whole page, or a 303 back to
+one after a form.
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ from fastapi.responses import RedirectResponse
 
 def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
+
+
+def wants_json(request: Request) -> bool:
+    """The board's script asks for the game as data (``Accept: application/json``): it draws
+    the board itself, from its own engine."""
+    return "application/json" in request.headers.get("Accept", "")
 
 
 def see_other(url: str) -> RedirectResponse:

@@ -173,7 +173,7 @@ def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, numbe
     """A deal page's first input: it starts the game, then counts as the game's own."""
     variant = read_variant(goal, passes)
     started = first_input_starts(
-        request, session, player_id, deal=Deal.from_number(number), variant=variant,
+        request, session, player_id, deal=Deal.from_number(number), variant=variant, sent=sent,
         ask_at=path_for(request, "deal_link", number=number,
                         query={**rules_query(variant), "challenge": challenge}),
         challenge=challenged(request, session, challenge, number, variant))

@@ -8,6 +8,7 @@ of its own (``confirm.html``), so no link, reload or stray click costs a player 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
@@ -36,7 +37,7 @@ from app.web.board import (
 )
 from app.web.csrf import require_csrf
 from app.web.errors import PageError
-from app.web.htmx import is_htmx, see_other
+from app.web.htmx import is_htmx, see_other, wants_json
 from app.web.links import path_for
 from app.web.templating import templates
 
@@ -99,13 +100,22 @@ def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Var
 
 
 def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
-                       variant: Variant, ask_at: str, daily: date | None = None,
-                       challenge: str | None = None,
+                       variant: Variant, ask_at: str, sent: BoardInput | None = None,
+                       daily: date | None = None, challenge: str | None = None,
                        late_daily: date | None = None) -> Response | LoadedGame:
     """The game a deal page's first input starts; or, when it would abandon a game in progress
-    (started in another tab since the page was drawn), the way to the question instead."""
-    if actions.in_progress(session, player_id) is not None:
-        if is_htmx(request):
+    (started in another tab since the page was drawn) that the page has not agreed to leave
+    (``sent.abandon``), the way to the question instead.
+
+    A first batch sent again (its answer was lost, or it waited on a device without network)
+    finds the game it started and gets that game's board: it starts no second game, and is
+    not played twice."""
+    if sent is not None and sent.input_id is not None:
+        before = actions.started_by(session, player_id, sent.input_id)
+        if before is not None:
+            return went_on(request, render_board(request, before, player_id), before)
+    if actions.in_progress(session, player_id) is not None and not (sent and sent.abandon):
+        if is_htmx(request) or wants_json(request):
             return Response(status_code=204, headers={"HX-Redirect": ask_at})
         return see_other(ask_at)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
@@ -122,8 +132,7 @@ def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Respons
 
 def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
     """The page was drawn before the game existed: its input is made on the game as started."""
-    return BoardInput(sent.card, sent.selected, sent.action, sent.moves, sent.input_id,
-                      started.version if sent.moves is not None else None)
+    return replace(sent, version=started.version if sent.moves is not None else None)
 
 
 def today() -> datetime:

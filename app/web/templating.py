@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
-from app.engine import PASS_CHOICES, VARIANTS, Goal, passes_text
+from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, Goal, passes_text
 from app.settings import PROJECT_DIR
+from app.web import assets
 from app.web.csrf import csrf_field, csrf_token
 from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
@@ -13,6 +14,9 @@ from app.web.view import format_duration
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
 templates.env.filters["duration"] = format_duration
+templates.env.globals["asset"] = assets.url
+templates.env.globals["felt_colour"] = assets.theme_colour
+templates.env.globals["board_modules"] = assets.board_modules
 templates.env.globals["HTMX_VERSION"] = "2.0.11"
 templates.env.globals["IDIOMORPH_VERSION"] = "0.8.0"
 templates.env.globals["csrf_field"] = csrf_field
@@ -24,4 +28,5 @@ templates.env.globals["deal_path"] = template_deal_path
 templates.env.globals["GOALS"] = tuple(Goal)
 templates.env.globals["PASS_CHOICES"] = PASS_CHOICES
 templates.env.globals["VARIANTS"] = VARIANTS
+templates.env.globals["FULL_DECK"] = FULL_DECK
 templates.env.globals["passes_text"] = passes_text

@@ -165,27 +165,22 @@ def drawn_by(game: Game, number: int) -> Card | None:
     return position.stock_top if game.moves[number - 1].op is Op.DRAW else None
 
 
-def partners(game: Game) -> dict[str, str]:
-    """For each card a move may use now, the cards it makes 13 with now (space-separated), from
-    the engine's legal moves: what the board's script needs to show a pair or a King gone at
-    once, with no rules of its own."""
-    found: dict[str, list[str]] = {card.name: [] for card in game.free_cards()}
-    for move in game.legal_moves:
-        if len(move.cards) == 2:
-            a, b = (card.name for card in move.cards)
-            found[a].append(b)
-            found[b].append(a)
-    return {name: " ".join(names) for name, names in found.items()}
-
-
-def covers(game: Game) -> dict[str, str]:
-    """For each covered pyramid card, the cards covering it now (space-separated)."""
+def covered_by(game: Game) -> dict[str, list[str]]:
+    """For each covered pyramid card, the cards covering it now, by name (``3 of spades``)."""
     found = {}
     for index, card in enumerate(game.pyramid):
-        over = [c.name for i in COVERED_BY[index] if (c := game.pyramid[i]) is not None]
+        over = [c.long_name for i in COVERED_BY[index] if (c := game.pyramid[i]) is not None]
         if card is not None and over:
-            found[card.name] = " ".join(over)
+            found[card.name] = over
     return found
+
+
+def discard_top(game: Game) -> Card | None:
+    """The card on top of the removed cards: the last one the last removal took."""
+    for move in reversed(game.moves):
+        if move.cards:
+            return move.cards[-1]
+    return None
 
 
 def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
@@ -222,8 +217,8 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "free_names": {card.name for card in game.free_cards()},
         "selectable": selectable,
         "selected": selected,
-        "partners": partners(game) if can_move else {},
-        "covers": covers(game) if can_move else {},
+        "covered_by": covered_by(game),
+        "discard_top": discard_top(game),
         "can_play": owner,
         # A replay marks the cards or the control of a move it points at (the better move),
         # though nothing on it can be played.
@@ -241,7 +236,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "waste_top": game.waste_top,
         "elapsed": elapsed,
         "paused": can_move and getattr(record, "paused_at", None) is not None,
-        "can_pause": can_move and bool(game.moves) and record.id is not None,
+        "can_pause": can_move and record.id is not None,
         "running": can_move and bool(game.moves) and getattr(record, "paused_at", None) is None,
         "to_clear": game.goal.cards_to_clear,
         "cleared": game.cards_cleared,

@@ -11,6 +11,9 @@ For each fixed deal, goal and pass count the file records
 The counts come from the engine, so this file catches *changes*; that the numbers are right
 was checked by hand for a few of them (see tests/engine/test_perft.py). Regenerate only after
 a deliberate rules change:  .venv/bin/python tests/data/make_perft.py
+
+The file is JSON with one prefix and one case a line (``dump``); ``load`` reads it, for every
+test that needs it (through ``tests/engine/engine_helpers.py``).
 """
 
 from __future__ import annotations
@@ -115,8 +118,26 @@ def build() -> dict:
     }
 
 
+def dump(data: dict) -> str:
+    """The file's text: JSON, each prefix and each case on a line of its own."""
+
+    def compact(value: object) -> str:
+        return json.dumps(value, separators=(",", ":"))
+
+    prefixes = ",\n".join(f"  {compact(name)}: {compact(moves)}"
+                           for name, moves in data["prefixes"].items())
+    cases = ",\n".join(f"  {compact(case)}" for case in data["cases"])
+    return (f'{{"about": {compact(data["about"])},\n"prefixes": {{\n{prefixes}\n}},\n'
+            f'"cases": [\n{cases}\n]}}\n')
+
+
+def load() -> dict:
+    """The file as written by ``dump``: the about line, the prefixes and the cases."""
+    return json.loads(PERFT_FILE.read_text())
+
+
 def main() -> None:
-    PERFT_FILE.write_text(json.dumps(build(), indent=1) + "\n")
+    PERFT_FILE.write_text(dump(build()))
     print(f"wrote {PERFT_FILE}")
 
 

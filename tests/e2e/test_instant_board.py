@@ -54,20 +54,37 @@ def test_a_listed_move_shows_before_its_answer(page):
     board_matches_server(page)
 
 
-def test_a_pair_and_a_draw_show_at_once_the_drawn_card_as_not_yet_known(page):
+def test_a_pair_and_a_draw_show_at_once_with_the_next_card_known(page):
+    """The page has the rules and the deal: a draw shows the stock's next card at once (no
+    card "not yet known"), and a pair leaves before its answer."""
     open_deal(page, 617)
     slow_network(page, 400)
-    stock_top = page.locator('[data-top="stock"] button[data-card]').get_attribute("data-card")
+    game = Game(Deal.from_number(617), "standard", 3)
+    stock_top, next_card = game.stock[0].name, game.stock[1].name
     page.keyboard.press("d")
     assert page.locator(f'[data-top="waste"] button[data-card="{stock_top}"]').count() == 1
-    assert page.locator('[data-top="stock"] .card.unknown').count() == 1
+    assert page.locator(f'[data-top="stock"] button[data-card="{next_card}"]').count() == 1
     assert page.locator('[data-count="stock"]').inner_text() == "23"
     page.click('#board button[data-card="5H"]')
     page.click('#board button[data-card="8D"]')
     assert gone_and_pending(page, "5H")[0] and gone_and_pending(page, "8D")[0]
     settled(page)
-    assert page.locator('[data-top="stock"] .card.unknown').count() == 0  # now shown
     board_matches_server(page)
+
+
+def test_five_quick_undos_show_at_once_on_a_slow_network(page):
+    open_deal(page, 42)
+    for _ in range(5):
+        page.keyboard.press("d")
+    settled(page)
+    slow_network(page, 300)
+    for remaining in range(4, -1, -1):
+        page.keyboard.press("u")
+        # Each undo is drawn before any answer: the move count steps back at once.
+        assert page.locator("#board").get_attribute("data-moves") == str(remaining)
+    settled(page)
+    state = board_matches_server(page)
+    assert state["moves"] == [] and state["waste"]["count"] == 0
 
 
 def test_ten_quick_draws_on_a_slow_network_are_ten_draws_in_two_round_trips(page):
@@ -83,19 +100,36 @@ def test_ten_quick_draws_on_a_slow_network_are_ten_draws_in_two_round_trips(page
     assert len(sent) == 2, sent  # the first draw, then the other nine together
 
 
-def test_a_move_refused_because_another_tab_moved_first(page):
+def test_a_move_made_elsewhere_first_wins_and_the_page_says_what_was_not_kept(page):
+    """Another device (here the JSON API, with the same player) moves first: the page's batch
+    is refused on its old version, the board shows the server's game, and the player is told
+    how many inputs made here were not kept."""
+    open_deal(page, 617)
+    game = game_id(page)
+    made = page.request.post(f"/api/games/{game}/moves", data={"op": "remove", "cards": ["KD"]})
+    assert made.ok
+    page.keyboard.press("d")  # drawn at once here, then refused: made on an older version
+    expect(page.locator("#message [data-refused]")).to_contain_text("1 move made here was not kept")
+    settled(page)
+    state = board_matches_server(page)
+    assert [m["cards"] for m in state["moves"]] == [["KD"]]
+
+
+def test_two_tabs_of_one_game_stay_in_step(page):
     open_deal(page, 617)
     other = page.context.new_page()
     other.goto(page.url)
     other.wait_for_selector("#board[data-game]")
     settled(other)
-    other.click('#board button[data-card="KD"]')  # the other tab moves first
+    other.click('#board button[data-card="KD"]')
     settled(other)
-    page.keyboard.press("d")  # drawn at once here, then refused: made on an older board
-    expect(page.locator("#message [data-refused]")).to_contain_text("another tab")
+    page.wait_for_selector('#board[data-moves="1"]')  # the idle tab follows at once
+    page.keyboard.press("d")  # played on top, not refused
     settled(page)
+    other.wait_for_selector('#board[data-moves="2"]')
     state = board_matches_server(page)
-    assert [m["cards"] for m in state["moves"]] == [["KD"]]
+    assert [m["op"] for m in state["moves"]] == ["remove", "draw"]
+    assert "not kept" not in page.locator("#message").inner_text()
     other.close()
 
 
@@ -119,10 +153,10 @@ def test_the_server_stopped_and_started_again_mid_game(page, server):
     assert state["waste"]["count"] == 3 and len(state["moves"]) == 3  # each once
 
 
-def test_a_reload_during_an_input_shows_it_once_it_lands(page, server):
+def test_a_reload_during_an_input_keeps_it_and_it_lands_once(page, server):
     """The input reaches the server, which is held up (another writer has the database); the
-    page is reloaded meanwhile and shows the position before it. When the input lands, the
-    page shows it, and the next input is played, not refused as "another tab"."""
+    page is reloaded meanwhile: the move is still shown (kept on the device), lands once, and
+    the next input is played, not refused."""
     open_deal(page, 42)
     path = server.database_url.removeprefix("sqlite:///")
     blocker = sqlite3.connect(path, timeout=5, isolation_level=None)
@@ -131,27 +165,22 @@ def test_a_reload_during_an_input_shows_it_once_it_lands(page, server):
         with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/play")):
             page.keyboard.press("d")
         page.reload()
-        page.wait_for_selector('#board[data-moves="0"]')
+        page.wait_for_selector('#board[data-moves="1"]')
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
-    page.wait_for_selector('#board[data-moves="1"]', timeout=10_000)
     settled(page)
-    board_matches_server(page)
+    assert len(board_matches_server(page)["moves"]) == 1
     page.keyboard.press("d")
     settled(page)
-    assert "another tab" not in page.locator("#message").inner_text()
+    assert "not kept" not in page.locator("#message").inner_text()
     assert board_matches_server(page)["waste"]["count"] == 2
 
 
-def test_a_tab_coming_back_into_view_shows_what_another_tab_played(page):
+def test_a_tab_coming_back_into_view_shows_what_another_device_played(page):
     open_deal(page, 42)
-    other = page.context.new_page()
-    other.goto(page.url)
-    other.wait_for_selector("#board[data-game]")
-    other.keyboard.press("d")
-    settled(other)
-    other.close()
+    made = page.request.post(f"/api/games/{game_id(page)}/moves", data={"op": "draw"})
+    assert made.ok
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_selector('#board[data-moves="1"]')
     expect(page.locator("#message")).to_contain_text("another tab")

@@ -45,7 +45,7 @@ def board_matches_server(page) -> dict:
     assert board.get_attribute("data-version") == str(state["version"])
     assert page.locator('[data-count="stock"]').inner_text() == str(state["stock"]["count"])
     assert page.locator('[data-count="waste"]').inner_text() == str(state["waste"]["count"])
-    shown = set(page.eval_on_selector_all("#board .pyramid button[data-card]",
+    shown = set(page.eval_on_selector_all("#board .pyramid .card[data-card]",
                                           "els => els.map(e => e.dataset.card)"))
     assert shown == {card for card in state["pyramid"] if card}
     waste_top = state["waste"]["top"]

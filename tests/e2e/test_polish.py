@@ -72,7 +72,7 @@ def test_the_game_over_banner_can_be_closed_to_see_the_board(browser, server, ar
         page.click("[data-banner-toggle]")
         assert not banner.locator("h2").is_visible()
         # Every pyramid card is now visible, none hidden under the banner.
-        for card in page.locator("#board .pyramid button[data-card]").all():
+        for card in page.locator("#board .pyramid .card[data-card]").all():
             box = card.bounding_box()
             top = page.evaluate(
                 "([x, y]) => document.elementFromPoint(x, y).closest('[data-card]')"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from app.engine import Deal, Game, Move
+
 from .helpers import start_game
 from .test_accessibility import serious, violations
 from .test_board import settled, wait_for_moves
@@ -148,20 +150,21 @@ def test_sounds_follow_the_play_and_the_button_turns_them_off(page):
     page.evaluate("s => { s.played.length = 0; }", sound)
     page.keyboard.press("d")
     wait_for_moves(page, 2)
-    kings = page.locator("#board button[data-king][data-pairs]")
-    king_free = kings.count() > 0
-    if king_free:
-        kings.first.click()
+    game = Game(Deal.from_number(3), "standard", 3)
+    for move in (Move.draw(), Move.draw()):
+        game.play(move)
+    kings = [card for card in game.free_cards() if card.is_king]
+    if kings:
+        page.click(f'#board button[data-card="{kings[0].name}"]')
         wait_for_moves(page, 3)
+        game.play(Move.remove(kings[0]))
     played = page.evaluate("s => s.played.slice()", sound)
-    assert played == (["draw", "king"] if king_free else ["draw"]), played
-    # A refused move: two covered cards cannot be pressed, so try a pair that is not 13.
-    free = page.locator("#board button[data-card][data-pairs]:not([data-king])")
-    names = free.evaluate_all("cards => cards.map(c => [c.dataset.card, c.dataset.pairs])")
-    first, partners = names[0]
-    other = next(name for name, _ in names[1:] if name not in partners.split())
-    page.click(f'#board button[data-card="{first}"]')
-    page.click(f'#board button[data-card="{other}"]')
+    assert played == (["draw", "king"] if kings else ["draw"]), played
+    # A refused move: two free cards that do not make 13.
+    free = [card for card in game.free_cards() if not card.is_king]
+    first, other = next((a, b) for a in free for b in free if a.rank + b.rank != 13 and a != b)
+    page.click(f'#board button[data-card="{first.name}"]')
+    page.click(f'#board button[data-card="{other.name}"]')
     expect(page.locator("#message [data-refused]")).to_be_visible()
     settled(page)
     assert page.evaluate("s => s.played[s.played.length - 1]", sound) == "refused"

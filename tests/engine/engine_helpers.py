@@ -1,4 +1,5 @@
-"""Small builders for the engine tests: custom deals from a few named cards, and a state probe.
+"""Small builders for the engine tests: custom deals from a few named cards, a state probe, and
+the perft file (``tests/data/perft.json``) read in one place.
 
 The engine tests import it relatively (``from .engine_helpers import ...``); other folders as
 ``tests.engine.engine_helpers`` (the CLI tests use its deals).
@@ -6,9 +7,33 @@ The engine tests import it relatively (``from .engine_helpers import ...``); oth
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 
 from app.engine import FULL_DECK, Card, Deal, Game, Move
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@cache
+def make_perft() -> ModuleType:
+    """``tests/data/make_perft.py``, which writes the perft file, reads it (``load``), and walks
+    the counts (``perft``, ``playout``)."""
+    spec = importlib.util.spec_from_file_location("make_perft", DATA / "make_perft.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def perft_file() -> dict:
+    """``tests/data/perft.json``: ``prefixes`` by name and ``cases`` (read once; not to be
+    changed by its readers)."""
+    return make_perft().load()
 
 
 def cards(text: str) -> list[str]:

@@ -48,12 +48,11 @@ from app.engine import (
 )
 from app.engine.greedy import choose_move
 
-from .engine_helpers import DEAL_A, DEAL_B, DEAL_N, DEAL_S
+from .engine_helpers import DATA, DEAL_A, DEAL_B, DEAL_N, DEAL_S, perft_file
 from .js_notation_cases import NOTATION_CASES, run_notation
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "conformance.mjs"
-DATA = ROOT / "tests" / "data"
 NO_NODE = ("node is not on the PATH: install Debian's nodejs (apt-get install nodejs) to hold "
            "the JS engine to app/engine")
 
@@ -260,7 +259,7 @@ def random_traces(rng: random.Random) -> list[dict[str, Any]]:
 
 def perft_payload(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """perft.json: a trace of each case's prefix and each fixed playout, and its counts."""
-    perft = json.loads((DATA / "perft.json").read_text())
+    perft = perft_file()
     traces, cases = [], []
     for case in perft["cases"]:
         deal = Deal.from_number(case["deal"])

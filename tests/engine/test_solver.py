@@ -36,6 +36,8 @@ from app.engine.solver import (
 )
 
 VARIANTS = [(goal, passes) for goal in ("standard", "wholedeck") for passes in (1, 2, 3)]
+FLAGS = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX, SUITS,
+         STARTS, DOMINANCE, CONE]
 
 
 def wins(game: Game, moves: tuple[Move, ...]) -> bool:
@@ -81,9 +83,18 @@ def test_pruned_search_agrees_with_the_plain_search(goal: str):
         assert plain.nodes >= pruned.nodes
 
 
+def test_the_flags_are_the_c_cores_one_bit_each_and_all_of_them_here():
+    """solver.py reads the flags from the C module; FLAGS, which the tests switch off one by one,
+    must be every one of them, or a pruning would go untested."""
+    from app.engine import _solver
+
+    assert all(flag and not flag & (flag - 1) for flag in FLAGS)  # one bit each
+    assert len(set(FLAGS)) == len(FLAGS)
+    assert sum(FLAGS) == ALL_PRUNING == _solver.ALL_PRUNING
+
+
 def test_each_pruning_alone_and_all_but_it_agree_with_the_plain_search():
-    flags = [KINGS, FORCED_PAIRS, DEAD_ENDS, RELAXED, COMMUTE, STACKED, NESTED, WORD, APEX, SUITS,
-             STARTS, DOMINANCE, CONE]
+    flags = FLAGS
     for goal, passes in VARIANTS:
         for number in range(1, 5):
             game = Game(Deal.from_number(number), goal, passes)

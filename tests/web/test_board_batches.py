@@ -5,10 +5,11 @@ called another tab's."""
 
 from __future__ import annotations
 
+import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 
-from app.engine import Game, Move
+from app.engine import Deal, Game, Move
 from app.engine.solver import solve
 
 from .helpers import HX, bad_pair, game_for, start_deal
@@ -133,22 +134,56 @@ def test_another_players_batch_is_refused(client, other_client):
     assert client.get(f"/api/games/{game_id}").json()["moves"] == []
 
 
-def test_every_card_a_move_may_use_says_what_it_pairs_with(client):
-    """What the page needs to show a move at once comes from the engine's legal moves."""
+def game_data(html: str) -> dict:
+    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', html,
+                      re.S)
+    assert found, "the board page carries the game as data"
+    return json.loads(found.group(1))
+
+
+def test_the_page_carries_the_game_its_script_plays(client):
+    """The page plays with its own engine: it gets the deal's cards, the moves and where each
+    input goes, and they rebuild the server's game exactly."""
+    game_id = start_deal(client, 617)
+    client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})
+    data = game_data(client.get(f"/games/{game_id}").text)
+    game = game_for(client, game_id)
+    assert data["deal"] == {"number": "617", "pyramid": [c.name for c in game.deal.pyramid],
+                            "stock": [c.name for c in game.deal.stock]}
+    assert data["moves"] == ["draw"] and data["version"] == version_of(client, game_id)
+    replayed = Game.replay(Deal.from_dict({"pyramid": data["deal"]["pyramid"],
+                                           "stock": data["deal"]["stock"]}),
+                           data["goal"], data["passes"], map(Move.from_text, data["moves"]))
+    assert replayed.pyramid == game.pyramid and replayed.stock == game.stock
+    assert data["urls"]["play"] == f"/games/{game_id}/play"
+
+
+def test_free_cards_are_buttons_and_covered_cards_say_what_covers_them(client):
     game_id = start_deal(client, 617)
     html = client.get(f"/games/{game_id}").text
     game = game_for(client, game_id)
-    listed = dict(re.findall(r'data-card="(\w\w)"[^>]*?data-pairs="([^"]*)"', html))
-    assert set(listed) == {card.name for card in game.free_cards()}
-    for move in game.legal_moves:
-        if len(move.cards) == 2:
-            a, b = (card.name for card in move.cards)
-            assert b in listed[a].split() and a in listed[b].split()
-    kings = set(re.findall(r'data-card="(K\w)"[^>]*data-king', html))
-    assert kings == {c.name for c in game.free_cards() if c.is_king} | {
-        c.name for c in game.pyramid if c is not None and c.is_king}
-    covered = dict(re.findall(r'data-card="(\w\w)"[^>]*?data-covered-by="([^"]*)"', html))
-    assert covered and all(name not in listed for name in covered)
+    buttons = set(re.findall(r'<button[^>]*data-card="(\w\w)"', html))
+    assert buttons == {card.name for card in game.free_cards()}
+    covered = dict(re.findall(r'data-card="(\w\w)" role="img"\s+aria-label="([^"]*)"', html))
+    assert covered["7D"] == "7 of diamonds, covered by Ace of diamonds and 5 of clubs"
+    assert set(covered) == {c.name for c in game.pyramid if c} - buttons
+
+
+def test_a_batch_answers_the_script_with_the_game_as_data(client):
+    game_id = start_deal(client, 42)
+    version = version_of(client, game_id)
+    answer = client.post(f"/games/{game_id}/play",
+                         data={"moves": "draw draw undo", "version": version,
+                               "input": "abcdef0123:1"},
+                         headers={"Accept": "application/json"})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["moves"] == ["draw"] and data["undos"] == 1 and not data["refused"]
+    assert data["last_input"] == "abcdef0123:1" and data["version"] > version
+    stale = client.post(f"/games/{game_id}/play",
+                        data={"moves": "draw", "version": version, "input": "abcdef0123:2"},
+                        headers={"Accept": "application/json"})
+    assert stale.status_code == 409 and stale.json()["moves"] == ["draw"]
 
 
 def test_the_board_answers_304_when_nothing_changed(client):

@@ -102,8 +102,10 @@ def test_the_odds_page_has_no_inline_styles_or_scripts(client):
     for script in re.findall(r"<script\b[^>]*>", html):
         assert "src=" in script
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
-    assert 'href="/static/css/odds.css"' in html or "/static/css/odds.css" in html
-    assert client.get("/static/css/odds.css").status_code == 200
+    sheet = re.search(r'href="(/assets/\w+/css/odds\.css)"', html)
+    assert sheet, "the odds page links its stylesheet at this release's address"
+    answer = client.get(sheet.group(1))
+    assert answer.status_code == 200 and "immutable" in answer.headers["cache-control"]
 
 
 def test_the_odds_chart_reads_without_javascript(client):

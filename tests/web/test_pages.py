@@ -142,14 +142,16 @@ def test_bad_deal_links_get_a_friendly_page(client):
 def test_board_shows_every_hook(client):
     game_id = start_deal(client, 3)
     html = client.get(f"/games/{game_id}").text
-    # 28 pyramid cards + the stock's top card, each a button with data-card and a name.
-    cards = re.findall(r'<button type="submit" name="card" value="(\w\w)"', html)
-    assert len(cards) == 29
-    assert 'data-card="KS" aria-label="King of spades"' in html
-    # Covered cards are disabled; free ones are not.
+    # The free cards (the bottom row and the stock's top card) are buttons with data-card and a
+    # name; a covered card is drawn as a card, no button, named with what covers it.
     game = game_for(client, game_id)
+    cards = re.findall(r'<button type="submit" name="card" value="(\w\w)"', html)
+    assert sorted(cards) == sorted(card.name for card in game.free_cards())
+    assert 'data-card="KS" aria-label="King of spades"' in html
     covered = covered_card(game)
-    assert re.search(rf'data-card="{covered.name}"[^>]*\sdisabled', html)
+    assert re.search(rf'<span class="card [^"]*covered[^"]*" id="card-{covered.name}" '
+                     rf'data-card="{covered.name}" role="img"\s+aria-label="[^"]*, covered by ',
+                     html)
     assert not re.search(r'data-card="KS"[^>]*\sdisabled', html)
     for action in ("draw", "undo", "new", "restart"):
         assert f'data-action="{action}"' in html
@@ -260,7 +262,8 @@ def test_an_htmx_move_returns_only_the_board_and_out_of_band_updates(client):
     assert 'data-counter="moves">1<' in html
     # The removed King fades out on the new board itself: nothing waits for an animation.
     assert 'data-leaving="KS"' in html and "HX-Trigger" not in response.headers
-    assert 'data-card="KS"' not in html
+    assert not re.search(r'<button[^>]*data-card="KS"', html)  # no control any more...
+    assert re.search(r'class="card black discarded" data-card="KS"', html)  # ...removed
 
 
 def test_draw_and_recycle(client):

@@ -3,6 +3,7 @@ again; the time a game took leaves its pauses out; only its player may pause it.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from app.store import Database
@@ -64,9 +65,11 @@ def test_a_move_ends_a_pause_and_the_result_leaves_the_pause_out(client, app):
 
 def test_a_game_not_started_or_over_has_no_pause(client):
     game_id = client.post("/api/games", json={"deal": 7}).json()["id"]
-    assert "data-action=\"pause\"" not in client.get(f"/games/{game_id}").text
+    # Before the first move the Pause control is there for the page's script, but hidden.
+    html = client.get(f"/games/{game_id}").text
+    assert re.search(r'data-action="pause"[^>]*\shidden', html)
     client.post(f"/games/{game_id}/pause")
-    assert "data-paused-cover" not in client.get(f"/games/{game_id}").text
+    assert re.search(r'data-paused-cover[^>]*\shidden', client.get(f"/games/{game_id}").text)
     assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] == 0
 
 

@@ -37,6 +37,20 @@ def slow_advice(running: list[int], peak: list[int], lock: threading.Lock, secon
     return advice
 
 
+class CountingQueue(solving.SolverQueue):
+    """The solver's queue, releasing ``submitted`` once a search is handed to it: a test waits
+    for that event, not for a time."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.submitted = threading.Semaphore(0)
+
+    def submit(self, *args, **kwargs):
+        future = super().submit(*args, **kwargs)
+        self.submitted.release()
+        return future
+
+
 def as_player(app, number: int) -> dict[str, str]:
     cookies = PlayerCookie(app.state.settings)
     return {"Cookie": f"{app.state.settings.cookie_name}={cookies.sign(f'player-{number}')}"}
@@ -98,15 +112,16 @@ def test_players_are_served_in_turn():
     never run ahead of another player who asked meanwhile: the queue takes players in turn."""
     queue = solving.SolverQueue(workers=1, capacity=10)
     order: list[str] = []
-    gate = threading.Event()
+    gate, running = threading.Event(), threading.Event()
 
     def work(name):
+        running.set()
         gate.wait(5)
         order.append(name)
         return name
 
     first = queue.submit("a", work, "a1")  # occupies the thread until the gate opens
-    time.sleep(0.05)
+    assert running.wait(5), "the first search never started"
     later = [queue.submit("b", work, "b1"), queue.submit("c", work, "c1")]
     with pytest.raises(solving.SolverBusy):
         queue.submit("b", work, "b2")  # one at a time per player
@@ -180,7 +195,7 @@ def test_no_database_connection_is_held_while_searches_wait_or_run(app, monkeypa
         return Hint(game.legal_moves[0], True, "a move"), None
 
     monkeypatch.setattr(solving, "_advice", held)
-    queue = solving.SolverQueue(workers=2, capacity=64)
+    queue = CountingQueue(workers=2, capacity=64)
     monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", queue)
     pool = app.state.db.engine.pool
     with TestClient(app) as client:
@@ -189,11 +204,11 @@ def test_no_database_connection_is_held_while_searches_wait_or_run(app, monkeypa
         with ThreadPoolExecutor(max_workers=20) as threads:
             hints = [threads.submit(client.post, f"/api/games/{games[n]}/hint",
                                     headers=as_player(app, n)) for n in range(20)]
+            for _ in range(20):
+                assert queue.submitted.acquire(timeout=10), "a hint never reached the solver"
             for _ in range(2):
                 assert started.acquire(timeout=10)  # two searching
-            deadline = time.monotonic() + 10
-            while queue._waiting < 18 and time.monotonic() < deadline:
-                time.sleep(0.01)  # eighteen waiting for a thread
+            assert queue._waiting == 18  # eighteen waiting for a thread
             assert pool.checkedout() == 0  # and not one of the twenty holds a connection
             gate.set()
             assert [h.result().status_code for h in hints] == [200] * 20
@@ -239,15 +254,16 @@ def test_waiting_hints_never_take_the_pool_from_moves(app, monkeypatch):
         return Hint(game.legal_moves[0], True, "a move"), None
 
     monkeypatch.setattr(solving, "_advice", held)
-    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=1,
-                                                                           capacity=64))
+    queue = CountingQueue(workers=1, capacity=64)
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", queue)
     with TestClient(app) as client:
         games = [client.post("/api/games", json={"deal": 42},
                              headers=as_player(app, n)).json()["id"] for n in range(30)]
         with ThreadPoolExecutor(max_workers=40) as threads:
             hints = [threads.submit(client.post, f"/api/games/{games[n]}/hint",
                                     headers=as_player(app, n)) for n in range(20)]
-            time.sleep(0.3)  # the hints are waiting for the solver
+            for _ in range(20):  # every hint has read its game and waits for the solver
+                assert queue.submitted.acquire(timeout=10), "a hint never reached the solver"
             moves = [threads.submit(client.post, f"/api/games/{games[n]}/moves",
                                     json={"op": "draw"}, headers=as_player(app, n))
                      for n in range(20, 30)]

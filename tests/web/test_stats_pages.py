@@ -1,4 +1,4 @@
-"""Routes of issue 4: /stats, history, export, reset, the display name, and replays; and the
+"""The statistics' routes: /stats, history, export, reset, the display name, and replays; and the
 counting rules as a player meets them (finish, retry, restart, leave, another player); the
 deal of the day's results and streak on /stats."""
 

@@ -1,0 +1,85 @@
+/* The end of a game: the server's banner (result, score, par, challenges) once the server
+ * holds every step; until then, or with no network, one drawn here from the engine's outcome,
+ * saying the game is kept on this device. */
+
+import { formatTime } from "./clock.js";
+import { say } from "./words.js";
+
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined && value !== false) {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  node.append(...children);
+  return node;
+}
+
+function place(board, banner) {
+  const old = board.root.querySelector("[data-banner]");
+  if (old) old.replaceWith(banner); else board.root.append(banner);
+}
+
+/** The banner drawn here: what the engine knows of the end. */
+function localBanner(board) {
+  const { local } = board;
+  const status = local.status.value;
+  const outcome = local.game.outcome();
+  const seconds = board.clock.seconds();
+  const moves = local.game.moves.length;
+  const title = status === "won" ? "You won!" : status === "abandoned" ? "Abandoned" : "Game over";
+  const children = [
+    element("h2", {}, [title]),
+    element("p", { class: "reason" }, [outcome ? outcome.reason : ""]),
+    element("p", { class: "summary" }, [`Time ${formatTime(seconds)} \u00b7 ${moves} move${moves === 1 ? "" : "s"}`
+      + ` \u00b7 ${local.game.cardsCleared}/${local.game.goal.cardsToClear} cleared`]),
+    element("p", { class: "final-score", "data-final-score": local.score(seconds).total },
+      ["Score ", element("strong", {}, [local.score(seconds).total.toLocaleString("en")])]),
+    element("p", { class: "saved-here", "data-saved-here": true }, [say("ended_offline")]),
+  ];
+  const actions = element("div", { class: "banner-actions" });
+  if (board.record.urls?.again || board.record.start) {
+    actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },
+      ["Play this deal again"]));
+  }
+  actions.append(element("a", { class: "btn", href: "/", "data-action": "new" }, ["New game"]));
+  children.push(actions);
+  return element("details", { class: `banner ${status}`, "data-banner": status, "data-local": true,
+    open: true }, [
+    element("summary", { class: "banner-toggle", "data-banner-toggle": true }, [
+      element("span", { class: "when-open" }, ["\u2715 Show board"]),
+      element("span", { class: "when-closed" }, ["Show result"])]),
+    element("div", { role: "alert" }, children)]);
+}
+
+/** The server's banner for the ended game (the board's fragment, as htmx would fetch it). */
+async function serverBanner(board) {
+  const url = board.record.urls?.board;
+  if (!url) return null;
+  try {
+    const response = await fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } });
+    if (!response.ok) return null;
+    const page = document.createElement("template");
+    page.innerHTML = await response.text();
+    return page.content.querySelector("[data-banner]");
+  } catch {
+    return null;
+  }
+}
+
+let asked = 0;
+
+export async function showEnding(board) {
+  if (board.local.playing) return;
+  const ask = ++asked;
+  const confirmed = board.record.id && !board.record.steps.length;
+  const shown = board.root.querySelector("[data-banner]");
+  if (confirmed && shown && !shown.hasAttribute("data-local")) return;  // the server's already
+  if (!shown || !confirmed) place(board, localBanner(board));
+  if (!confirmed) return;
+  const banner = await serverBanner(board);
+  if (!banner || ask !== asked || board.local.playing) return;
+  place(board, banner);
+  window.htmx?.process(banner);
+}

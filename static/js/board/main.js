@@ -1,0 +1,111 @@
+/* The board page's script: finds the game to show (start.js), then hands the board to the
+ * controller. Loaded as a module by templates/game.html; without it every control still works
+ * as a plain form.
+ *
+ * Hooks others test by: #board[data-status] with data-game (the server's id once it has one)
+ * and data-moves (moves shown, the steps not yet confirmed included); <html data-inputs="N">
+ * (steps the server has not confirmed: 0 when it holds the game as shown); [data-offline]
+ * visible while the server can't be reached; window.pyramidBoard (the controller). */
+
+import { Variant } from "../engine/index.js";
+import { Board } from "./controller.js";
+import { showEnding } from "./ending.js";
+import { listen, replayEarly } from "./input.js";
+import * as saved from "./saved.js";
+import { fromAddress, fromPage, inProgress } from "./start.js";
+import { syncer } from "./sync.js";
+import { say } from "./words.js";
+
+window.pyramidFeel = window.pyramidFeel || [];
+
+function json(id) {
+  const node = document.getElementById(id);
+  if (!node) return null;
+  try { return JSON.parse(node.textContent); } catch { return null; }
+}
+
+function notHere(root) {
+  root.innerHTML = "";
+  const note = document.createElement("p");
+  note.className = "notice";
+  note.setAttribute("data-not-on-device", "");
+  note.textContent = say("not_on_device");
+  root.append(note);
+}
+
+/** The offline board names the game it shows: its deal and rules, in the title too. */
+function nameTheGame(root, record) {
+  const variant = new Variant(record.goal, record.passes);
+  const label = record.deal.number ? `Deal #${record.deal.number}` : "Custom deal";
+  const heading = document.querySelector(".deal-info h1");
+  if (heading) heading.textContent = label;
+  const rules = document.querySelector(".rules-line");
+  if (rules) rules.textContent = variant.title;
+  document.querySelector(".deal-info .share")?.remove();
+  document.title = `${label} \u00b7 ${variant.title} \u00b7 Pyramid`;
+  root.dataset.deal = record.deal.number || "";
+  root.dataset.goal = record.goal;
+  root.dataset.passes = String(record.passes);
+}
+
+/** Ask before a game begun here leaves the game in progress (it counts as abandoned). */
+function askToLeave(record) {
+  const left = saved.get(record.leaves);
+  const ask = document.querySelector("[data-ask-leave]");
+  if (!left || !ask) return Promise.resolve(true);
+  ask.hidden = false;
+  ask.querySelector("[data-ask-text]").textContent = say("abandon_question");
+  return new Promise((resolve) => {
+    ask.addEventListener("click", (event) => {
+      const answer = event.target.closest("[data-answer]")?.getAttribute("data-answer");
+      if (!answer) return;
+      ask.hidden = true;
+      if (answer === "yes") {
+        left.left = true;
+        saved.put(left);
+        resolve(true);
+      } else {
+        window.location.assign(left.id ? left.urls.board || `/games/${left.id}` : left.page);
+        resolve(false);
+      }
+    });
+  });
+}
+
+async function boot() {
+  const root = document.getElementById("board");
+  if (!root) return;
+  const data = json("game-data");
+  let found;
+  if (data) {
+    found = fromPage(data);
+  } else {
+    found = fromAddress(json("shell-data") || { routes: {}, random_deal_max: 1e9 });
+    if (found.missing) { notHere(root); return; }
+    if (found.record.leaves && !found.record.steps.length && inProgress(found.record.key)) {
+      if (!(await askToLeave(found.record))) return;
+    }
+    nameTheGame(root, found.record);
+    root.setAttribute("data-play", found.record.id ? found.record.urls.play : found.record.start.url);
+    root.dataset.game = found.record.id || "";
+    root.removeAttribute("data-shell");
+  }
+  if (!root.hasAttribute("data-play")) return;  // someone else's game, or a replay
+  const board = new Board(root, found.record, { canPlay: data ? data.can_play : true,
+    notKept: found.notKept });
+  if (found.notKept || found.record.steps.length) saved.put(found.record);
+  window.pyramidBoard = board;
+  listen(board);
+  replayEarly(board);
+  window.addEventListener("pyramid:ended", () => showEnding(board));
+  if (!board.local.playing) showEnding(board);
+  syncer.kick();
+  // Another tab or device may move this game: look again when the page comes back in view.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") board.lookAgain();
+  });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) board.lookAgain(); });
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+else boot();

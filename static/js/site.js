@@ -1,0 +1,70 @@
+/* What every page does for play without network (a module: base.html loads it):
+ *  - registers the service worker (templates/sw.js), which keeps this release's shell;
+ *  - sends the moves this device kept (board/sync.js), wherever the player is when the network
+ *    comes back, and says how many games played offline were saved;
+ *  - fetches ahead the deals of the next days and some winnable deals (for offline starts);
+ *  - "New game" with no network begins a random deal on this device.
+ * Without it (or without service workers) the site works as before, online. */
+
+import * as saved from "./board/saved.js";
+import { syncer } from "./board/sync.js";
+import { sayCount } from "./board/words.js";
+
+const PACK_AGE = 6 * 3600 * 1000;  // ms before the offline pack is fetched again
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no offline play */ });
+}
+
+function notice(text) {
+  let box = document.querySelector("[data-synced]");
+  if (!box) {
+    box = document.createElement("p");
+    box.className = "synced-notice";
+    box.setAttribute("data-synced", "");
+    box.setAttribute("role", "status");
+    document.querySelector("main")?.prepend(box);
+  }
+  box.textContent = text;
+  box.hidden = false;
+}
+
+syncer.listeners.add({
+  synced(count) { notice(sayCount("synced_games", count)); },
+});
+
+async function fetchPack() {
+  const kept = saved.extra("pack");
+  if (!navigator.onLine || (kept && Date.now() - kept.fetched < PACK_AGE)) return;
+  const url = document.querySelector('meta[name="pyramid-offline-pack"]')?.getAttribute("content");
+  if (!url) return;
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (response.ok) saved.extra("pack", { ...(await response.json()), fetched: Date.now() });
+  } catch { /* next time */ }
+}
+
+/* "New game" with no network: begin a random deal here (the worker's shell plays it). */
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (navigator.onLine || !form.matches?.("form[data-new-game]")) return;
+  event.preventDefault();
+  const data = new FormData(form);
+  const query = new URLSearchParams({ new: "1" });
+  for (const name of ["goal", "passes", "winnable_only"]) {
+    if (data.get(name)) query.set(name, String(data.get(name)));
+  }
+  const deal = String(data.get("deal") || "").trim();
+  const shell = form.getAttribute("data-offline-start");
+  const dealLink = form.getAttribute("data-deal-address").replace("NUMBER", deal);
+  window.location.assign(/^\d+$/.test(deal) ? `${dealLink}?${query}` : `${shell}?${query}`);
+});
+
+function start() {
+  syncer.kick();
+  fetchPack();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
+window.addEventListener("online", fetchPack);
