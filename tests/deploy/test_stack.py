@@ -246,6 +246,9 @@ def test_every_acknowledged_move_survives_a_killed_app_a_stopped_app_and_a_new_p
             assert stored == moves, f"game {game}: stored {len(stored)}, told {len(moves)}"
     print(f"\n{player.played()} moves in {len(player.acknowledged)} games; "
           f"errors seen by the player: {Counter(player.errors)}")
+    slow = [line for line in stack.logs("proxy") if line.get("duration_s", 0) > 1]
+    if slow:  # where the time went, when a request took long (a busy machine's disk, say)
+        print(f"{len(slow)} requests over 1 s at the proxy, e.g. {slow[:3]}")
     stack.start("app2")  # for the tests after this one
     stack.healthy("app2")
 
