@@ -173,6 +173,8 @@ def docs_page(title: str, openapi_url: str) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    if settings.release:
+        assets.name_release(settings.release)
     database = Database(settings.database_url)
     health_check = HealthCheck(database)
     transfers = Transfers()

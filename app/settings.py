@@ -124,6 +124,11 @@ class Settings(BaseSettings):
         default=1, ge=1, le=64,
         description="uvicorn worker processes app.serve starts (the metrics of all of them "
                     "are summed through prometheus-client's multiprocess mode).")
+    release: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9._-]{1,40}$",
+        description="The release's name: the files' addresses (/assets/<release>/) and the "
+                    "service worker's cache. Default: a digest of static/ and templates/, so "
+                    "any change to them is a new release.")
 
     @field_validator("secret_key")
     @classmethod

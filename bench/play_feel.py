@@ -3,17 +3,16 @@
     .venv/bin/python bench/play_feel.py [--deal 617] [--goal wholedeck] [--rounds 2]
 
 Starts the app (uvicorn, a temporary SQLite database), starts a deal in headless Chromium and
-plays the solver's winning line by clicking its cards and pressing D, as a player does (each
-move once the board has settled, so the board knows the move from the server's last answer).
-The page itself measures, for every press, the time from the real ``pointerdown`` (or key)
-event's timestamp to the first frame painted after the board showed it
-(``window.pyramidFeel``), and how long drawing each server answer into the board took
-(``window.pyramidRedraws``: parsing the fragment and morphing it in).
+plays the solver's winning line by clicking its cards and pressing D, as a player does. The
+page plays each input with its own engine and measures, for every press, the time from the
+real ``pointerdown`` (or key) event's timestamp to the first frame painted after the board
+showed it (``window.pyramidFeel``).
 
-Runs: no added latency, then 150 ms added (Chromium's network emulation); the redraw also with
-the CPU slowed four times (a phone's speed). Then ten D presses in a row with 300 ms of
-latency: the time from the first press until the page is in step with the server again
-(``<html data-inputs="0">``). Prints medians, p90 and max, and the machine's speed.
+Runs: no added latency, 150 ms added (Chromium's network emulation), no network at all (the
+moves kept on the device, sent once the network is back), and the CPU slowed four times (a
+phone's speed). Then ten D presses in a row with 300 ms of latency: the time from the first
+press until the server holds them all (``<html data-inputs="0">``). Prints medians, p90 and
+max, and the machine's speed.
 """
 
 from __future__ import annotations
@@ -64,13 +63,14 @@ def start_server(database: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
-def conditions(page, latency_ms: int, cpu_rate: float = 1) -> None:
+def conditions(page, latency_ms: int, cpu_rate: float = 1, offline: bool = False) -> None:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", {
         "offline": False, "latency": latency_ms, "downloadThroughput": -1,
         "uploadThroughput": -1})
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+    page.context.set_offline(offline)
 
 
 def settled(page) -> None:
@@ -90,23 +90,24 @@ def new_game(browser, url: str, deal: int, goal: str):
     return context, page
 
 
-def play(browser, url: str, deal: int, goal: str, latency: int,
-         cpu_rate: float = 1) -> tuple[list[float], list[float]]:
+def play(browser, url: str, deal: int, goal: str, latency: int, cpu_rate: float = 1,
+         offline: bool = False) -> list[float]:
     line = solve(Game(Deal.from_number(deal), goal, 3)).moves
     context, page = new_game(browser, url, deal, goal)
-    conditions(page, latency, cpu_rate)
-    for move in line:
+    conditions(page, latency, cpu_rate, offline)
+    for number, move in enumerate(line, start=1):
         if move.op.value == "remove":
             for card in move.cards:
                 page.click(f'#board button[data-card="{card.name}"]')
         else:
             page.keyboard.press("d")
-        settled(page)
+        page.wait_for_selector(f'#board[data-moves="{number}"]', state="attached")
     page.wait_for_selector('#board[data-status="won"]')
+    context.set_offline(False)
+    settled(page)
     feel = page.evaluate("window.pyramidFeel")
-    redraws = page.evaluate("window.pyramidRedraws")
     context.close()
-    return feel, redraws
+    return feel
 
 
 def ten_draws(browser, url: str, latency: int) -> float:
@@ -147,17 +148,13 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium,
                                                      args=["--no-sandbox"])
-                for latency in (0, 150):
-                    feel, redraws = [], []
+                for label, latency, cpu, offline in (
+                        ("no added latency", 0, 1, False), ("+150 ms latency", 150, 1, False),
+                        ("no network", 0, 1, True), ("CPU slowed 4x", 0, 4, False)):
+                    feel = []
                     for _ in range(args.rounds):
-                        got_feel, got_redraws = play(browser, url, args.deal, args.goal,
-                                                     latency)
-                        feel += got_feel
-                        redraws += got_redraws
-                    print(line(f"press to painted, +{latency} ms latency", feel))
-                    print(line(f"an answer drawn in, +{latency} ms latency", redraws))
-                _, slow_redraws = play(browser, url, args.deal, args.goal, 0, cpu_rate=4)
-                print(line("an answer drawn in, CPU slowed 4x", slow_redraws))
+                        feel += play(browser, url, args.deal, args.goal, latency, cpu, offline)
+                    print(line(f"press to painted, {label}", feel))
                 draws = [1000 * ten_draws(browser, url, 300) for _ in range(5)]
                 print(line("ten D presses to in step, +300 ms latency", draws))
                 browser.close()

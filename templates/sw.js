@@ -12,7 +12,8 @@
  *   keep the moves and send them again. */
 "use strict";
 
-const CACHE = "pyramid-{{ release }}";
+const RELEASE = {{ release|tojson }};
+const CACHE = `pyramid-${RELEASE}`;
 const SHELL = {{ shell|tojson }};
 const NEW_GAME = {{ new_game|tojson }};
 const PACK = {{ pack|tojson }};
@@ -89,6 +90,11 @@ async function pack(request) {
     throw error;
   }
 }
+
+// A page may ask which release serves it (the browser tests do).
+self.addEventListener("message", (event) => {
+  if (event.data === "release?") event.source.postMessage({ release: RELEASE });
+});
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;

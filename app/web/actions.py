@@ -118,46 +118,49 @@ UNDO = "undo"
 Step = Move | str
 
 
+class BatchRefused(IllegalMove):
+    """A step of a batch the engine refuses: ``number`` (1-based), the step, and why."""
+
+    def __init__(self, number: int, step: Step, why: str) -> None:
+        super().__init__(why)
+        self.number, self.step, self.why = number, step, why
+
+
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What ``apply`` did with a batch: the steps it played (a prefix of the batch), and the
-    engine's reason for refusing the next one, if it refused one."""
+    """What ``apply`` did with a batch: its steps, and the moves its undos took back."""
 
     steps: tuple[Step, ...]
     undone: tuple[Move, ...]
-    refused: Step | None = None
-    why: str | None = None
 
 
 def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_version: int,
           input_id: str | None, untimed_elapsed: int | None = None) -> Applied:
     """Play a batch of board inputs in order, on the version they were made on, and save them
-    at once: all of them, or those before the first the engine refuses (its reason said).
-    ``untimed_elapsed``: the batch was made without network (``save_position``).
+    at once; all of them or none. ``untimed_elapsed``: the batch was made without network
+    (``save_position``).
 
-    Raises IllegalMove when the game has ended, VersionMismatch or GameConflict when the
-    version is not the one stored; nothing is saved then. A batch whose every step is refused
-    saves nothing either."""
+    Raises BatchRefused, saving nothing, when the engine refuses a step: a batch is what the
+    page played with its own engine, so a refusal means the two saw different games, and
+    half of it would be a game nobody played. Raises IllegalMove when the game has ended,
+    VersionMismatch or GameConflict when the version is not the one stored."""
     _check(loaded, expected_version)
-    played: list[Step] = []
+    game = loaded.game.copy()
     undone: list[Move] = []
-    refused, why = None, None
-    for step in steps:
+    for number, step in enumerate(steps, start=1):
         try:
             if step == UNDO:
-                undone.append(loaded.game.undo())
+                undone.append(game.undo())
             else:
-                loaded.game.play(step)  # type: ignore[arg-type]
+                game.play(step)  # type: ignore[arg-type]
         except IllegalMove as exc:
-            refused, why = step, str(exc)
-            break
-        played.append(step)
-    if played:
-        _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
-               untimed_elapsed=untimed_elapsed)
-        metrics.moves.inc(len(played) - len(undone))
-        metrics.undos.inc(len(undone))
-    return Applied(tuple(played), tuple(undone), refused, why)
+            raise BatchRefused(number, step, str(exc)) from None
+    loaded.game = game
+    _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
+           untimed_elapsed=untimed_elapsed)
+    metrics.moves.inc(len(steps) - len(undone))
+    metrics.undos.inc(len(undone))
+    return Applied(tuple(steps), tuple(undone))
 
 
 # --- hints ---------------------------------------------------------------------------------

@@ -50,6 +50,13 @@ RELEASE = _release()
 PREFIX = f"/assets/{RELEASE}"
 
 
+def name_release(release: str | None) -> None:
+    """Name this release (the ``RELEASE`` setting) instead of the files' digest."""
+    global RELEASE, PREFIX
+    RELEASE = release or _release()
+    PREFIX = f"/assets/{RELEASE}"
+
+
 def url(path: str) -> str:
     """``/assets/<release>/<path>``: a file of static/ as this release has it."""
     return f"{PREFIX}/{path.lstrip('/')}"

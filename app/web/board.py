@@ -116,12 +116,14 @@ def page_urls(request: Request, record, urls: BoardUrls) -> dict[str, str | None
             "new_game": path_for(request, "new_game")}
 
 
-def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice) -> Response:
-    """What every board form gets back: the board fragment for the board's script; without
-    JavaScript, POST -> 303 back to the board (a reload never re-posts), the notice carried
-    through the redirect into the same live region."""
+def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,
+           status_code: int = 200) -> Response:
+    """What every board form gets back: the game as data for the board's script, the board
+    fragment for htmx; without JavaScript, POST -> 303 back to the board (a reload never
+    re-posts), the notice carried through the redirect into the same live region.
+    ``status_code`` is for the script and htmx (a refused batch is 422)."""
     if is_htmx(request) or wants_json(request):
-        return render_board(request, loaded, player_id, said)
+        return render_board(request, loaded, player_id, said, status_code=status_code)
     response = see_other(path_for(request, "board", query={"selected": said.selected},
                                   game_id=loaded.record.id))
     notice.put(request, response, loaded.record.id, said)
@@ -200,20 +202,20 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
     return steps
 
 
-def said_of(done: actions.Applied, asked: int, game: Game) -> Notice:
-    """What a batch did: the last step played, or the engine's reason for the one refused
-    (and how many of the batch were played before it)."""
-    if done.refused is not None:
-        cards = done.refused.cards if isinstance(done.refused, Move) else ()
-        told = refusal(done.why or "", cards)
-        if done.steps:
-            told = Notice(f"{told.message} ({len(done.steps)} of {asked} inputs were played.)",
-                          refused=True, refused_cards=told.refused_cards)
-        return told
+def said_of(done: actions.Applied, game: Game) -> Notice:
+    """What a batch did: its last step."""
     last = done.steps[-1]
     if last == actions.UNDO:
         return Notice(f"Took back: {with_symbols(done.undone[-1].to_text())}.")
     return Notice(describe_played(last, game))  # type: ignore[arg-type]
+
+
+def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
+    """A batch the engine refused at one step: which, why, and that none of it was played."""
+    cards = exc.step.cards if isinstance(exc.step, Move) else ()
+    told = refusal(exc.why, cards)
+    return Notice(f"{told.message} (Step {exc.number} of {asked}; none of them was played.)",
+                  refused=True, refused_cards=told.refused_cards)
 
 
 def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
@@ -244,24 +246,26 @@ def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, te
     if version is None:
         return answer(request, loaded, player_id,
                       Notice("A batch of inputs says which version of the game it was made "
-                             "on.", refused=True))
+                             "on.", refused=True), status_code=422)
     if version != loaded.version:
         return out_of_step(request, session, loaded, player_id, input_id)
     steps = read_steps(text)
     if isinstance(steps, Notice):
-        return answer(request, loaded, player_id, steps)
+        return answer(request, loaded, player_id, steps, status_code=422)
     try:
         done = actions.apply(session, loaded, steps, version, input_id, untimed_elapsed)
         results.remember_par(request, loaded)
+    except actions.BatchRefused as exc:
+        if wants_json(request):
+            log.error("The page's engine and the server's disagree: game %s, step %d of batch "
+                      "%s (%s): %s", loaded.record.id, exc.number, input_id, exc.step, exc.why)
+        return answer(request, loaded, player_id, refused_batch(exc, len(steps)),
+                      status_code=422)
     except IllegalMove as exc:
-        return answer(request, loaded, player_id, refusal(str(exc)))
+        return answer(request, loaded, player_id, refusal(str(exc)), status_code=422)
     except GameConflict:
         return out_of_step(request, session, loaded, player_id, input_id)
-    if done.refused is not None and wants_json(request):
-        log.error("The page's engine and the server's disagree: game %s, step %d of batch %s "
-                  "(%s): %s", loaded.record.id, len(done.steps) + 1, input_id, done.refused,
-                  done.why)
-    return answer(request, loaded, player_id, said_of(done, len(steps), loaded.game))
+    return answer(request, loaded, player_id, said_of(done, loaded.game))
 
 
 # --- the routes ----------------------------------------------------------------------------
@@ -327,6 +331,10 @@ def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
 def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
                sent: BoardInput) -> Response:
     card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
+    if card is None and action is None and sent.moves is None and wants_json(request):
+        return answer(request, loaded, player_id, Notice(
+            "Nothing was sent: a card, an action or a batch of moves.", refused=True),
+            status_code=422)
     if sent.moves is not None:
         return play_batch(request, session, player_id, loaded, sent.moves, version,
                           sent.input_id, sent.untimed_elapsed)

@@ -87,6 +87,7 @@ def offline_shell(request: Request, player_id: PlayerDep) -> Response:
     (or begins one). It is deal 1's empty board, which the script redraws."""
     shown = preview(player_id, Deal.from_number(SHELL_DEAL), "standard", 3)
     shell = {"routes": {
+        "home": path_for(request, "home"),
         "deal_link": path_for(request, "deal_link", number="NUMBER"),
         "deal_play": path_for(request, "deal_play", number="NUMBER"),
         "daily_play": path_for(request, "daily_play")},

@@ -48,20 +48,28 @@ def test_a_batch_plays_every_move_in_order_as_one_save(client):
     assert 'data-last-input="abcdef0123:1"' in answer.text
 
 
-def test_a_batch_stops_at_the_first_refused_move_and_says_why(client):
+def test_a_batch_with_a_refused_step_plays_none_of_it_and_says_which(client):
+    """A batch is what the page played with its own engine: a step the server refuses means
+    the two saw different games, and half of the batch would be a game nobody played."""
     game_id = start_deal(client, 617, "wholedeck")
     line = winning_line(client, game_id)
     first, second = bad_pair(Game.replay(game_for(client, game_id).deal, "wholedeck", 3,
                                          line[:2]))
     steps = [line[0].to_text(), line[1].to_text(), f"{first.name}+{second.name}",
              line[2].to_text()]
-    answer = batch(client, game_id, steps, version_of(client, game_id), "abcdef0123:1")
-    assert answer.status_code == 200
+    version = version_of(client, game_id)
+    answer = batch(client, game_id, steps, version, "abcdef0123:1")
+    assert answer.status_code == 422
     said = message(answer.text)
-    assert "not 13" in said and "2 of 4 inputs were played" in said
+    assert "not 13" in said and "Step 3 of 4; none of them was played" in said
     assert "data-refused" in answer.text
     state = client.get(f"/api/games/{game_id}").json()
-    assert [Move.from_dict(m) for m in state["moves"]] == line[:2]
+    assert state["moves"] == [] and state["version"] == version
+    as_data = client.post(f"/games/{game_id}/play", headers={"Accept": "application/json"},
+                          data={"moves": " ".join(steps), "version": str(version),
+                                "input": "abcdef0123:2"})
+    assert as_data.status_code == 422
+    assert as_data.json()["refused"] and as_data.json()["moves"] == []
 
 
 def test_undo_in_a_batch_takes_back_and_counts(client):
@@ -117,9 +125,11 @@ def test_bad_batches_are_refused_and_change_nothing(client):
     for moves, expected in ((["draw", "5X+8C"], "not a move"), (["  "], "1 to 100 inputs"),
                             (["draw"] * 101, "1 to 100 inputs")):
         answer = batch(client, game_id, moves, version)
-        assert answer.status_code == 200 and expected in message(answer.text), moves
+        assert answer.status_code == 422 and expected in message(answer.text), moves
     no_version = client.post(f"/games/{game_id}/play", data={"moves": "draw"}, headers=HX)
-    assert "says which version" in message(no_version.text)
+    assert no_version.status_code == 422 and "says which version" in message(no_version.text)
+    huge = batch(client, game_id, ["draw"] * 10_000, version)
+    assert 400 <= huge.status_code < 500
     bad_id = client.post(f"/games/{game_id}/play", headers=HX,
                          data={"moves": "draw", "version": str(version), "input": "x" * 60})
     assert bad_id.status_code in (400, 422)

@@ -24,13 +24,18 @@ function json(id) {
   try { return JSON.parse(node.textContent); } catch { return null; }
 }
 
-function notHere(root) {
-  root.innerHTML = "";
+/** Nothing to show with no network: say so in one sentence, where the game would be. */
+function notHere(why, home) {
+  const game = document.querySelector(".game");
   const note = document.createElement("p");
   note.className = "notice";
-  note.setAttribute("data-not-on-device", "");
-  note.textContent = say("not_on_device");
-  root.append(note);
+  note.setAttribute("data-needs-network", why);
+  note.textContent = say(why);
+  const link = document.createElement("a");
+  link.href = home;
+  link.className = "btn";
+  link.textContent = say("play_offline");
+  game.replaceChildren(note, link);
 }
 
 /** The offline board names the game it shows: its deal and rules, in the title too. */
@@ -80,8 +85,9 @@ async function boot() {
   if (data) {
     found = fromPage(data);
   } else {
-    found = fromAddress(json("shell-data") || { routes: {}, random_deal_max: 1e9 });
-    if (found.missing) { notHere(root); return; }
+    const shell = json("shell-data") || { routes: { home: "/" }, random_deal_max: 1e9 };
+    found = fromAddress(shell);
+    if (found.missing) { notHere(found.missing, shell.routes.home); return; }
     if (found.record.leaves && !found.record.steps.length && inProgress(found.record.key)) {
       if (!(await askToLeave(found.record))) return;
     }

@@ -109,7 +109,7 @@ export function fromAddress(shell) {
   const game = path.match(/^\/games\/([A-Za-z0-9_-]+)/);
   if (game) {
     const kept = saved.byId(game[1]);
-    return kept ? { record: kept } : { missing: true };
+    return kept ? { record: kept } : { missing: "not_on_device" };
   }
   let number = path.match(/^\/deal\/(\d+)/)?.[1];
   if (!number && query.get("new")) {
@@ -129,12 +129,12 @@ export function fromAddress(shell) {
   if (path.startsWith("/daily")) {
     const day = new Date().toISOString().slice(0, 10);
     const deal = (saved.extra("pack")?.days || []).find((d) => d.date === day)?.deals?.[`${goal}-${passes}`];
-    if (!deal) return { missing: true };
+    if (!deal) return { missing: "needs_network" };
     const kept = saved.all().find((r) => r.page === here() && r.daily === day && localStatus(r) === "playing");
     if (kept) return { record: kept };
     const startUrl = `${shell.routes.daily_play}?goal=${encodeURIComponent(goal)}`
       + `&passes=${encodeURIComponent(passes)}&day=${day}`;
     return { record: begun(Deal.fromNumber(BigInt(deal)), goal, passes, { startUrl, daily: day }) };
   }
-  return { missing: true };
+  return { missing: "needs_network" };
 }

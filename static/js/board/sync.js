@@ -146,12 +146,18 @@ export class Syncer {
       this.listeners.tell("redirect", fresh, redirect);
       return "done";
     }
-    if (!(response.ok || response.status === 409)) {
+    // 409: the game moved elsewhere first; 422: the server's engine refused a step. Either
+    // way the answer is the game as the server holds it, and it stands.
+    if (!(response.ok || response.status === 409 || response.status === 422)) {
       this.listeners.tell("failed", saved.get(key), response.status);
       return "stop";
     }
     let answer;
     try { answer = await response.json(); } catch { return this.away(); }
+    if (response.status === 422 && !Array.isArray(answer.moves)) {
+      this.listeners.tell("failed", saved.get(key), response.status);
+      return "stop";
+    }
     this.back();
     this.take(key, answer, response.status, response.headers.get("HX-Replace-Url"));
     return "done";

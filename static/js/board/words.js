@@ -31,13 +31,14 @@ const ENGLISH = {
   moved_elsewhere: "This game moved on in another tab or window: this is where it stands now.",
   disagreed: "The server saw this game differently: this is the game as it is saved.",
   needs_network_hint: "Hints need the network: you can play on, and ask again once it is back.",
-  needs_network: "This needs the network: you can play on meanwhile.",
+  needs_network: "This page needs the network: you can play a game meanwhile.",
   expired: "This page has expired: reload it to carry on (your game is saved).",
   failed: "That did not work ({status}). Reload the page to see the game as it is.",
   hint_waits: "Saving your moves first…",
   ended_offline: "Saved on this device: it will be sent to the server when the network is back.",
   offline_game: "Played without network",
   not_on_device: "This game is not on this device, and the network is not there to fetch it.",
+  play_offline: "Play a game meanwhile",
   abandon_question: "Your game in progress would count as abandoned. Start this one anyway?",
 };
 

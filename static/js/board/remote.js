@@ -1,0 +1,231 @@
+/* The board's conversation with the server and with the other tabs: the answers to its
+ * batches, the game as another tab left it, the game moved elsewhere, a hint, a pause. Mixed
+ * into the Board (controller.js), so each is a method of the board. */
+
+import { roving } from "./input.js";
+import { UNDO } from "./local.js";
+import * as saved from "./saved.js";
+import { syncer } from "./sync.js";
+import { say, sayCount, withSymbols } from "./words.js";
+
+export class Remote {
+  // --- what the server says, here or in another tab -------------------------------------------
+  /** The kept copy of this board's game (under its server id once another tab filed it). */
+  kept() {
+    return saved.get(this.record.key) || saved.all().find((r) => r.was === this.record.key) || null;
+  }
+
+  /** Draw the game as kept now, if it changed: the queue or another tab of this browser moved
+   * it on. The kept copy is the one truth every tab draws. */
+  fromStorage(message = "") {
+    const fresh = this.kept();
+    if (!fresh) return;
+    const moves = afterAll(fresh);
+    const wasLocal = !this.record.id;
+    this.record = fresh;
+    if (wasLocal && fresh.id) this.stored(null);
+    this.local.hints = fresh.server.hints;
+    if (moves.join(" ") !== this.local.moveTexts.join(" ")) {
+      const selected = this.local.selected;
+      this.local.reset(moves, { hints: fresh.server.hints,
+        undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
+        status: fresh.server.status });
+      if (selected && this.local.isFree(selected)) this.local.selected = selected;
+      if (!fresh.steps.length) {
+        this.clock.set(fresh.server.elapsed ?? this.clock.seconds(),
+          this.local.playing && moves.length > 0 && !this.paused());
+      }
+      this.marks.clear();
+    }
+    this.draw();
+    if (message) this.say(message, true);
+    if (!this.local.playing) this.ended();
+  }
+
+  answered(record, { agreed, notKept, answer, newUrl, key }) {
+    if (key !== this.record.key && record.key !== this.record.key && record.was !== this.record.key) return;
+    const wasLocal = !this.record.id;
+    const message = agreed ? "" : notKept ? sayCount("not_kept", notKept)
+      : answer.message ? withSymbols(answer.message) : say("disagreed");
+    if (wasLocal && record.id && newUrl) this.newUrl = newUrl;
+    this.fromStorage(message);
+    if (!record.steps.length) {
+      if (this.hintWaiting) this.hint();
+      if (answer.status !== "playing") this.ended();
+    }
+  }
+
+  /** The game begun here is stored now: its address is its own, and so are its forms (the
+   * board's fragment from the server, as a reload would draw it). */
+  async stored(newUrl) {
+    this.root.dataset.game = this.record.id;
+    this.root.dataset.play = this.record.urls.play;
+    const page = newUrl || this.newUrl || this.record.urls.board;
+    if (page) window.history.replaceState(window.history.state, "", page);
+    let html;
+    try {
+      const response = await fetch(this.record.urls.board, { credentials: "same-origin",
+        headers: { "HX-Request": "true" } });
+      if (!response.ok) return;
+      html = await response.text();
+    } catch {
+      return;
+    }
+    const fresh = document.createElement("template");
+    fresh.innerHTML = html;
+    const board = fresh.content.querySelector("#board");
+    if (!board || fresh.content.querySelector("[data-banner]")) return;
+    window.Idiomorph?.morph(this.root, board, { morphStyle: "outerHTML" });
+    this.root = document.getElementById("board");
+    this.draw();
+  }
+
+  /** The version and last batch the server holds, on the board as a page from it has them. */
+  versioned() {
+    const { server } = this.record;
+    this.root.dataset.version = String(server.version);
+    if (server.last_input) this.root.dataset.lastInput = server.last_input;
+    for (const input of this.root.querySelectorAll('input[name="version"]')) {
+      input.value = String(server.version);
+    }
+  }
+
+  offline(away) {
+    const banner = document.querySelector("[data-offline]");
+    if (banner) banner.hidden = !away;
+    document.documentElement.toggleAttribute("data-offline-now", away);
+  }
+
+  synced() {}
+
+  redirect(record, url) {
+    if (record.key === this.record.key) window.location.assign(url);
+  }
+
+  failed(record, status) {
+    if (record?.key !== this.record.key) return;
+    this.say(status === 403 ? say("expired") : say("failed", { status }), true);
+  }
+
+  // --- asking the server ---------------------------------------------------------------------
+  async hint() {
+    if (!this.local.playing) return;
+    if (syncer.offline || !navigator.onLine) {
+      this.say(say("needs_network_hint"));
+      return;
+    }
+    if (this.record.steps.length || !this.record.id && !this.record.urls?.hint) {
+      this.hintWaiting = true;
+      this.say(say("hint_waits"));
+      syncer.kick(true);
+      return;
+    }
+    this.hintWaiting = false;
+    const url = this.record.id ? this.record.urls.hint : this.record.start.hint;
+    let answer;
+    try {
+      const response = await fetch(url, { method: "POST", credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRF-Token": csrf() } });
+      if (!response.ok) throw new Error(String(response.status));
+      answer = await response.json();
+    } catch {
+      this.say(say("needs_network_hint"));
+      return;
+    }
+    if (!this.record.id && answer.id) {
+      const fresh = saved.get(this.record.key) || this.record;
+      saved.rename(fresh, answer.id);
+      this.record = saved.update(fresh, (record) => {
+        record.urls = answer.urls || record.urls;
+        record.server.version = answer.version;
+      });
+      this.stored(null);
+    }
+    this.local.hints = answer.hints;
+    this.record.server.hints = answer.hints;
+    for (const name of answer.hinted) {
+      if (name === "draw" || name === "recycle") this.marks.hintedAction = name;
+      else this.marks.hinted.add(name);
+    }
+    this.draw();
+    this.say(withSymbols(answer.message || ""), answer.refused);
+  }
+
+  togglePause() {
+    const cover = this.root.querySelector("[data-paused-cover]");
+    if (!cover) return;
+    const pausing = !this.paused();
+    if (pausing && !this.clock.running) return;
+    const url = this.record.id && this.record.urls[pausing ? "pause" : "resume"];
+    if (url && !syncer.offline) {
+      fetch(url, { method: "POST", keepalive: true, credentials: "same-origin",
+        headers: { "X-CSRF-Token": csrf() } }).catch(() => {});
+    }
+    this.root.toggleAttribute("data-paused", pausing);
+    cover.hidden = !pausing;
+    if (pausing) {
+      this.clock.stop();
+      cover.querySelector('[data-action="resume"]')?.focus();
+    } else {
+      this.clock.start();
+      roving(this.root);
+    }
+    this.record = saved.update(this.record, (record) => {
+      record.paused = pausing;
+      record.elapsed = this.clock.seconds();
+    });
+  }
+
+  /** The game has ended: the server's banner once it has every step, else one drawn here. */
+  ended() {
+    this.clock.stop();
+    window.dispatchEvent(new CustomEvent("pyramid:ended", { detail: { board: this } }));
+  }
+
+  // --- the game moved elsewhere ----------------------------------------------------------------
+  /** Ask the server where the game stands (a page shown again, a tab back in view). */
+  async lookAgain() {
+    const url = this.record.id && this.record.urls.board;
+    if (!url || this.record.steps.length || syncer.offline) return;
+    let response;
+    try {
+      response = await fetch(url, { credentials: "same-origin", headers: {
+        Accept: "application/json", "If-None-Match": `"${this.record.server.version}"` } });
+    } catch {
+      return;
+    }
+    if (response.status !== 200) return;
+    const answer = await response.json();
+    if (this.record.steps.length || answer.version <= this.record.server.version) return;
+    const mine = answer.last_input && answer.last_input.split(":")[0] === saved.tab;
+    this.adopt(answer, mine ? "" : say("moved_elsewhere"));
+  }
+
+  adopt(answer, message) {
+    this.record = saved.update(this.record, (record) => {
+      record.server = { version: answer.version, moves: answer.moves, hints: answer.hints,
+        undos: answer.undos, status: answer.status, last_input: answer.last_input,
+        score: answer.score, elapsed: answer.elapsed, timed: answer.timed };
+      record.elapsed = answer.elapsed;
+    });
+    this.local.reset(answer.moves, answer);
+    this.clock.set(answer.elapsed, answer.running && answer.moves.length > 0);
+    this.marks.clear();
+    this.draw();
+    if (message) this.say(message);
+    if (!this.local.playing) this.ended();
+  }
+}
+
+/** The moves a kept game shows: the server's, and the steps played since. */
+export function afterAll(record) {
+  const moves = [...record.server.moves];
+  for (const step of record.steps) {
+    if (step.text === UNDO) moves.pop(); else moves.push(step.text);
+  }
+  return moves;
+}
+
+export function csrf() {
+  return document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") || "";
+}
