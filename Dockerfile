@@ -1,13 +1,26 @@
 # Pyramid: build the package (it has a C extension, so the build stage has a compiler), then
-# serve it from a slim image as a non-root user, with the SQLite file on a volume at /data.
+# serve it from a slim image as a non-root user (uid 10001), with the SQLite file in /data.
 #
 #   docker build -t pyramid .
-#   docker run -p 8000:8000 -v pyramid-data:/data -e SECRET_KEY="$(openssl rand -hex 32)" pyramid
+#   docker run -d --name pyramid -p 8000:8000 -v pyramid-data:/data \
+#       -e SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')" \
+#       -e BASE_URL=https://pyramid.example pyramid
+#   docker rm -f pyramid && docker volume rm pyramid-data     # the end of it, games included
 #
 # Settings are the same environment variables as `make run` (see app/settings.py). The image
-# runs with ENVIRONMENT=production, which refuses to start without a SECRET_KEY of your own.
+# runs with ENVIRONMENT=production, which refuses to start without a SECRET_KEY of your own
+# (keep it: a new one signs out every player) and a BASE_URL (the public origin), and logs
+# one JSON object a line (LOG_FORMAT=json). /data is no VOLUME of the image: name the volume
+# that keeps the games (as above), and no anonymous volume is left behind by any container.
+#
+# The base is Docker Hub's python:3.11-slim unless PYTHON_IMAGE names another: where Docker
+# Hub cannot be reached, deploy/local-base/build makes one from Debian's packages
+# (docs/deploy.md):
+#   podman build --format docker --build-arg PYTHON_IMAGE=localhost/pyramid-base-python:3.11 \
+#       -t pyramid .
 
-FROM python:3.11-slim AS build
+ARG PYTHON_IMAGE=python:3.11-slim
+FROM ${PYTHON_IMAGE} AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends build-essential \
     && rm -rf /var/lib/apt/lists/*
@@ -20,11 +33,12 @@ COPY app ./app
 # and the solver's C extension is compiled in place, next to its Python package.
 RUN pip install --upgrade pip && pip install -e .
 
-FROM python:3.11-slim
+FROM ${PYTHON_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ENVIRONMENT=production \
+    LOG_FORMAT=json \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATABASE_URL=sqlite:////data/pyramid.db
@@ -40,10 +54,9 @@ COPY templates ./templates
 COPY static ./static
 COPY docs ./docs
 USER pyramid
-VOLUME ["/data"]
 EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4)"
 # Migrate once, then serve (app/serve.py). Behind a reverse proxy that sets X-Forwarded-*,
-# set FORWARDED_ALLOW_IPS to its address so share links use the public scheme and host.
+# set TRUSTED_PROXIES to its address (and only its: docs/deploy.md).
 CMD ["python", "-m", "app.serve"]

@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv venv-test clean
+.PHONY: run test test-deploy lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv \
+	venv-test clean
 
 # What playing needs: the app and its dependencies (the C core built by pip).
 $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/*.h)
@@ -32,6 +33,21 @@ lint: venv-test
 test: venv-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+
+# The image and deploy/compose.yaml under podman, as operators run them (tests/deploy/test_image.py
+# and test_stack.py): base images made from Debian's packages where Docker Hub can't be reached
+# (deploy/local-base/build, kept for the next run), the image built, checked, the stack brought
+# up, a game played through a lost app and a restarted proxy, backups restored; everything it
+# started removed. Needs root and podman, runc, mmdebstrap (.ci/run installs them); where no
+# container engine can run, it skips with one line. DEPLOY_BUDGET seconds at most.
+DEPLOY_BUDGET ?= 360
+$(BIN)/.installed-deploy: $(BIN)/.installed-test
+	$(BIN)/python -m pip install --quiet -e '.[test,deploy]'
+	touch $@
+
+test-deploy: $(BIN)/.installed-deploy
+	timeout --signal=INT --kill-after=60 $(DEPLOY_BUDGET) \
+		$(BIN)/python -m pytest -q -rs -p no:randomly -m containers tests/deploy
 
 bench: venv
 	$(BIN)/python bench/solver.py

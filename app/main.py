@@ -39,6 +39,7 @@ from app.web import (
     errors,
     gamesfile,
     handlers,
+    metrics,
     odds,
     offline,
     pages,
@@ -49,6 +50,7 @@ from app.web import (
 )
 from app.web.csrf import require_csrf
 from app.web.firstpaint import FirstPaint
+from app.web.observe import Observe
 from app.web.player import PlayerCookie
 from app.web.security import (
     BodyLimit,
@@ -87,14 +89,16 @@ at the default (docs/crowds.md)."""
 
 
 class PyramidApp(FastAPI):
-    """FastAPI, with the security headers around the whole middleware stack.
+    """FastAPI, with the security headers around the whole middleware stack, and the request
+    ids, metrics and access log (``Observe``) around those.
 
     Starlette puts its ServerErrorMiddleware (the 500 page) outside every ``add_middleware``
     layer, so a header middleware added the usual way would miss that one answer.
     """
 
     def build_middleware_stack(self) -> ASGIApp:
-        return security_headers(super().build_middleware_stack(), self.state.settings)
+        return Observe(security_headers(super().build_middleware_stack(), self.state.settings),
+                       lambda: self.router.routes)
 
 
 class ImmutableFiles(StaticFiles):
@@ -174,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     database = Database(settings.database_url)
     health_check = HealthCheck(database)
     transfers = Transfers()
+    metrics.POOL.watch(database.engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -186,7 +191,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
+        sampling = metrics.sample_pool_now_and_then()
         yield
+        sampling.cancel()
+        metrics.process_ended()
         sys.setswitchinterval(switch_interval)
         gc.set_threshold(*thresholds)
         health_check.close()
@@ -221,6 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/healthz", name="health", include_in_schema=False)
     async def health() -> JSONResponse:
         return await health_check()
+
+    app.include_router(metrics.router)
 
     # The API first: routes are tried in order, and the moves and reads under load are the
     # API's (no page path starts with /api/, so the order changes no answer).

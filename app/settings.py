@@ -42,6 +42,10 @@ a few repeated characters is no secret (production refuses it)."""
 
 GENERATE_SECRET = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
+MIN_TOKEN_LENGTH = 16
+"""METRICS_TOKEN's shortest: a bearer token someone could guess would open the metrics (request
+counts, routes, the solver's load) to anyone who tries."""
+
 
 class Settings(BaseSettings):
     """The server's settings; each field is read from the upper-case environment variable."""
@@ -108,6 +112,18 @@ class Settings(BaseSettings):
         ge=1,
         description="Random deals are drawn from 1..this, so share links stay short.",
     )
+    log_format: Literal["text", "json"] = Field(
+        default="text",
+        description="text: lines for a person at a terminal (make run); json: one JSON object "
+                    "a line for a log collector (the image and compose.yaml set it).")
+    metrics_token: str | None = Field(
+        default=None, min_length=MIN_TOKEN_LENGTH,
+        description="Opens /metrics to a scraper that sends it as 'Authorization: Bearer "
+                    "<token>'; unset, /metrics answers 404 to everyone.")
+    workers: int = Field(
+        default=1, ge=1, le=64,
+        description="uvicorn worker processes app.serve starts (the metrics of all of them "
+                    "are summed through prometheus-client's multiprocess mode).")
     release: str | None = Field(
         default=None, pattern=r"^[A-Za-z0-9._-]{1,40}$",
         description="The release's name: the files' addresses (/assets/<release>/) and the "
@@ -121,6 +137,12 @@ class Settings(BaseSettings):
             raise ValueError(f"must be at least {MIN_SECRET_BYTES} bytes long "
                              f"(make one with `{GENERATE_SECRET}`)")
         return value
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _no_empty_token(cls, value: Any) -> Any:
+        """An empty METRICS_TOKEN (compose's ``${METRICS_TOKEN:-}``) means none: closed."""
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("database_url")
     @classmethod

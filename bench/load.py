@@ -126,7 +126,8 @@ def postgres_pids() -> list[int]:
 class Server:
     """uvicorn serving ``app.main:app`` from ``app_dir`` on a free port, after prestart."""
 
-    def __init__(self, database_url: str, workers: int, app_dir: Path, log: Path) -> None:
+    def __init__(self, database_url: str, workers: int, app_dir: Path, log: Path,
+                 log_format: str = "off") -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DATABASE_URL": database_url, "ENVIRONMENT": "test",
@@ -134,6 +135,7 @@ class Server:
         self.workers = workers
         self.app_dir = app_dir
         self.log = log
+        self.log_format = log_format
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
@@ -141,13 +143,24 @@ class Server:
                                   env=self.env, capture_output=True, text=True)
         if migrated.returncode:
             raise SystemExit(f"prestart failed:\n{migrated.stdout}{migrated.stderr}")
+        # By default no access log: the figures are the app's cost, not the cost of printing
+        # a line per request. --log-format text or json writes the app's own access line
+        # (app.logs) to the server's log file, as app.serve does in production.
+        logging = ["--log-level", "warning"]
+        if self.log_format != "off":
+            config = self.log.with_suffix(".logging.json")
+            written = subprocess.run(
+                [sys.executable, "-c", "import json, sys; from app.logs import logging_config; "
+                 "json.dump(logging_config(sys.argv[1]), open(sys.argv[2], 'w'))",
+                 self.log_format, str(config)], cwd=self.app_dir, env=self.env)
+            if written.returncode:
+                raise SystemExit("--log-format needs a checkout with app/logs.py")
+            logging = ["--log-config", str(config)]
         with self.log.open("wb") as out:
-            # No access log: the figures are the app's cost, not the cost of printing a line
-            # per request.
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "app.main:app", "--app-dir", str(self.app_dir),
                  "--host", "127.0.0.1", "--port", str(self.port),
-                 "--workers", str(self.workers), "--no-access-log", "--log-level", "warning"],
+                 "--workers", str(self.workers), "--no-access-log", *logging],
                 cwd=self.app_dir, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
@@ -406,6 +419,9 @@ def main() -> None:
                         help="stop a run after this many requests whatever the time")
     parser.add_argument("--app-dir", type=Path, default=PROJECT,
                         help="the checkout to serve (default: this one)")
+    parser.add_argument("--log-format", choices=("off", "text", "json"), default="off",
+                        help="the app's access line, one per request, as LOG_FORMAT writes it "
+                             "(default off: no line, the app's cost alone)")
     args = parser.parse_args()
     print(speed_line(), flush=True)
 
@@ -413,7 +429,8 @@ def main() -> None:
     workers = args.workers or (2 if postgres else 1)
     with tempfile.TemporaryDirectory(prefix="pyramid-load-") as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'load.db'}"
-        server = Server(url, workers, args.app_dir.resolve(), Path(folder) / "server.log")
+        server = Server(url, workers, args.app_dir.resolve(), Path(folder) / "server.log",
+                        args.log_format)
         with server:
             if postgres:
                 empty_postgres(url)

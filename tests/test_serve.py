@@ -5,11 +5,13 @@ headers are believed only from TRUSTED_PROXIES, never from any client on loopbac
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import httpx
@@ -143,3 +145,30 @@ def test_forwarded_headers_are_believed_from_a_trusted_proxy(tmp_path):
     with serving(tmp_path, TRUSTED_PROXIES="127.0.0.1") as base:
         assert share_link_scheme(base, **{"X-Forwarded-Proto": "https"}) == "https"
         assert share_link_scheme(base) == "http"
+
+
+def test_several_workers_publish_the_sum_of_their_metrics(tmp_path):
+    """WORKERS=2: each worker keeps its metrics in PROMETHEUS_MULTIPROC_DIR (emptied of an
+    earlier run's files first), and a scrape, whichever worker answers it, counts the requests
+    of both."""
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    (folder / "counter_999999.db").write_bytes(b"an earlier run's counts")
+    token = "serve-test-metrics-token-0123456789"
+    with serving(tmp_path, WORKERS="2", METRICS_TOKEN=token,
+                 PROMETHEUS_MULTIPROC_DIR=str(folder)) as base:
+        def health(_: int) -> int:
+            with httpx.Client() as client:  # a connection of its own: either worker takes it
+                return client.get(base + "/healthz").status_code
+
+        with ThreadPoolExecutor(20) as pool:
+            assert set(pool.map(health, range(60))) == {200}
+        counts = set()
+        for _ in range(6):
+            text = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {token}"}).text
+            found = re.search(r'pyramid_http_request_duration_seconds_count\{method="GET",'
+                              r'route="/healthz",status="2xx"\} (\S+)', text)
+            counts.add(float(found.group(1)))
+        assert len(counts) == 1 and counts.pop() >= 60
+        pids = {path.stem.rsplit("_", 1)[1] for path in folder.glob("counter_*.db")}
+        assert len(pids) == 2 and "999999" not in pids

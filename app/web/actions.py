@@ -18,6 +18,7 @@ abandoned) takes no more moves and no undo, so its result is final the moment it
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -39,6 +40,7 @@ from app.store import (
     load,
     save_position,
 )
+from app.web import metrics
 
 ATTEMPTS = 3
 """Starting a game retries when a move in another tab races the abandoning of the old game."""
@@ -86,6 +88,9 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
         if expected_version is not None:
             raise VersionMismatch() from exc
         raise
+    if game.status in (GameStatus.WON, GameStatus.LOST):
+        metrics.games_finished.labels(metrics.rules_label(game.goal, game.passes),
+                                      game.status.value).inc()
 
 
 def play(session: Session, loaded: LoadedGame, move: Move,
@@ -94,6 +99,7 @@ def play(session: Session, loaded: LoadedGame, move: Move,
     _check(loaded, expected_version)
     loaded.game.play(move)
     _saved(session, loaded, expected_version)
+    metrics.moves.inc()
     return loaded
 
 
@@ -104,6 +110,7 @@ def undo(session: Session, loaded: LoadedGame,
     _check(loaded, expected_version)
     move = loaded.game.undo()
     _saved(session, loaded, expected_version, undos=1)
+    metrics.undos.inc()
     return move
 
 
@@ -152,6 +159,8 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_vers
     loaded.game = game
     _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
            untimed_elapsed=untimed_elapsed)
+    metrics.moves.inc(len(steps) - len(undone))
+    metrics.undos.inc(len(undone))
     return Applied(tuple(steps), tuple(undone))
 
 
@@ -185,13 +194,20 @@ def started_by(session: Session, player_id: str, input_id: str) -> LoadedGame | 
     return load(session, record.id) if record is not None else None
 
 
-def _committed_start(session: Session, make) -> GameRecord:
-    """Run ``make`` (which abandons what the player leaves and returns the game to play) and
-    commit; on a race with a move elsewhere, roll back and try again with fresh rows."""
+def _committed_start(session: Session,
+                     make: Callable[[], tuple[GameRecord, int, bool]]) -> GameRecord:
+    """Run ``make`` (which abandons what the player leaves and returns the game to play, how
+    many it abandoned, and whether the game is a new one) and commit; on a race with a move
+    elsewhere, roll back and try again with fresh rows."""
     for attempt in range(ATTEMPTS):
         try:
-            record = make()
+            record, abandoned, created = make()
             session.commit()
+            if created:
+                metrics.games_started.labels(
+                    metrics.rules_label(record.goal, record.passes)).inc()
+            if abandoned:
+                metrics.games_abandoned.inc(abandoned)
             return record
         except GameConflict:
             session.rollback()
@@ -205,10 +221,10 @@ def start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
           rated: bool = True) -> GameRecord:
     """A new game; the player's games in progress with moves become abandoned."""
 
-    def make() -> GameRecord:
-        abandon_in_progress(session, player_id)
+    def make() -> tuple[GameRecord, int, bool]:
+        abandoned = abandon_in_progress(session, player_id)
         return create_game(session, player_id, deal, variant.goal, variant.passes,
-                           daily=daily, winnable_only=winnable_only, rated=rated)
+                           daily=daily, winnable_only=winnable_only, rated=rated), abandoned, True
 
     return _committed_start(session, make)
 
@@ -233,14 +249,14 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
     moves = loaded.game.moves[:max(0, before - 1)]
     game = loaded.game
 
-    def make() -> GameRecord:
-        abandon_in_progress(session, player_id)
+    def make() -> tuple[GameRecord, int, bool]:
+        abandoned = abandon_in_progress(session, player_id)
         record = create_game(session, player_id, game.deal, game.goal, game.passes,
                              rated=False)
         if moves:
             save_position(session, record, Game.replay(game.deal, game.goal, game.passes,
                                                        moves))
-        return record
+        return record, abandoned, True
 
     return _committed_start(session, make)
 
@@ -303,17 +319,17 @@ def reusable_start(session: Session, player_id: str, deal: Deal, variant: Varian
     Either way the player's other games in progress with moves are abandoned.
     """
 
-    def make() -> GameRecord:
+    def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
         if latest is not None and is_fresh_game_of(latest, deal, variant):
-            abandon_in_progress(session, player_id, keep=latest.id)
+            abandoned = abandon_in_progress(session, player_id, keep=latest.id)
             if challenge and not latest.challenge:
                 latest.challenge = challenge
-            return latest
-        abandon_in_progress(session, player_id)
+            return latest, abandoned, False
+        abandoned = abandon_in_progress(session, player_id)
         return create_game(session, player_id, deal, variant.goal, variant.passes,
                            daily=daily, winnable_only=winnable_only, challenge=challenge,
-                           late_daily=late_daily)
+                           late_daily=late_daily), abandoned, True
 
     return _committed_start(session, make)
 

@@ -48,12 +48,15 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.logs import loggable_path
 from app.settings import Settings
 
 log = logging.getLogger("pyramid.web")
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
+BY_ADDRESS = frozenset({"/healthz", "/metrics"})
+"""Paths reached by an address rather than the public name: any Host is accepted."""
 
 
 # --- headers -------------------------------------------------------------------------------
@@ -120,12 +123,13 @@ def host_of(header: str) -> str | None:
 
 class TrustedHosts(TrustedHostMiddleware):
     """Starlette's TrustedHostMiddleware, answering in the app's own shapes (the API's
-    Problem, a page elsewhere); except for ``/healthz``: a health check comes from the machine
-    itself (Docker's, a load balancer's) by address, not by the public name, and its answer
-    holds no link for a forged Host to end up in."""
+    Problem, a page elsewhere); except for ``/healthz`` and ``/metrics``: a health check or a
+    scrape comes from the machine or its network (Docker's, a load balancer, Prometheus) by
+    address, not by the public name, and neither answer holds a link for a forged Host to end
+    up in."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or route_path(scope) == "/healthz":
+        if scope["type"] != "http" or route_path(scope) in BY_ADDRESS:
             await self.app(scope, receive, send)
             return
         host = host_of(Headers(scope=scope).get("host", ""))
@@ -253,7 +257,7 @@ class SendDeadline:
             await self.app(scope, receive, deadlined)
         except ClientTooSlow:
             log.warning("Cut off a client that read nothing of %s for %g s",
-                        scope.get("path"), self.seconds)
+                        loggable_path(scope.get("path", "")), self.seconds)
 
 
 # --- cross-site requests -------------------------------------------------------------------

@@ -37,7 +37,7 @@ from app.engine import Game, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
-from app.web import actions
+from app.web import actions, metrics
 from app.web.threads import in_thread
 
 QUEUE_PER_THREAD = 8
@@ -96,15 +96,18 @@ class SolverQueue:
     def submit(self, player_id: str, work: Callable[..., T], *args: Any) -> Future:
         with self._lock:
             if player_id in self._busy_players:
+                metrics.solver_refused.labels("player").inc()
                 raise SolverBusy("Your last request to the solver is still being worked out: "
                                  "wait for it.", self._retry_after())
             if self._waiting >= self.capacity:
+                metrics.solver_refused.labels("full").inc()
                 raise SolverBusy("The solver is busy right now: try again in a moment.",
                                  self._retry_after())
             job = _Job(player_id, work, args)
             self._queues.setdefault(player_id, deque()).append(job)
             self._busy_players.add(player_id)
             self._waiting += 1
+            metrics.solver_queue_depth.inc()
             self._start_threads()
             self._lock.notify()
         return job.future
@@ -138,6 +141,7 @@ class SolverQueue:
         if queue:
             self._queues[player_id] = queue  # to the back of the line
         self._waiting -= 1
+        metrics.solver_queue_depth.dec()
         return job
 
     def _serve(self) -> None:
@@ -152,10 +156,14 @@ class SolverQueue:
             error: BaseException | None = None
             running = job.future.set_running_or_notify_cancel()
             if running:
+                metrics.solver_running.inc()
                 try:
                     result = job.work(*job.args)
                 except BaseException as exc:  # the search's error is the asker's to see
                     error = exc
+                finally:
+                    metrics.solver_running.dec()
+                counted(job.work, time.perf_counter() - began, error)
             with self._lock:
                 self._durations.append(time.perf_counter() - began)
                 if job.player_id not in self._queues:
@@ -166,6 +174,19 @@ class SolverQueue:
                     job.future.set_result(result)
                 else:
                     job.future.set_exception(error)
+
+
+SEARCH_KINDS = {"_advice": "hint", "analysis_of": "analysis", "par_of": "par",
+                "_search_par": "par", "solve_variants": "verdict", "winning_line": "winning_line"}
+"""The metrics' name for each search the web asks for, by its function's name."""
+
+
+def counted(work: Callable[..., Any], seconds: float, error: BaseException | None) -> None:
+    """A search run, in the metrics: by kind, done or failed, and how long it took."""
+    name = getattr(work, "__name__", "search")
+    kind = SEARCH_KINDS.get(name, name.strip("_"))
+    metrics.solver_searches.labels(kind, "done" if error is None else "error").inc()
+    metrics.solver_search_duration.labels(kind).observe(seconds)
 
 
 def lower_own_priority() -> None:
@@ -213,6 +234,8 @@ class SolvedPositions:
                 self._kept.move_to_end(key)
                 return found
         found = solve(game, node_limit=node_limit, shortest=shortest)
+        if found.winnable is None:
+            metrics.solver_node_limit_hits.labels("solve").inc()
         with self._lock:
             self._kept[key] = found
             while len(self._kept) > self.size:
@@ -292,12 +315,20 @@ def analysis_of(loaded: LoadedGame) -> Analysis:
     process."""
     record = loaded.record
     if not record.game_status.ended:
-        return analyse(loaded.game, node_limit=SEARCH_NODE_LIMIT)
+        return _analysed(loaded.game)
     key = (record.id, record.moves)
     found = _ended.get(key)
     if found is None:
-        found = analyse(loaded.game, node_limit=SEARCH_NODE_LIMIT)
+        found = _analysed(loaded.game)
         _ended.put(key, found)
+    return found
+
+
+def _analysed(game: Game) -> Analysis:
+    """``analyse``, counting in the metrics an analysis that some search left undecided."""
+    found = analyse(game, node_limit=SEARCH_NODE_LIMIT)
+    if not found.complete:
+        metrics.solver_node_limit_hits.labels("analysis").inc()
     return found
 
 

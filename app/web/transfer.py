@@ -24,6 +24,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +34,7 @@ from typing import Any, TypeVar
 from fastapi import Request
 from fastapi.responses import Response
 
+from app.web import metrics
 from app.web.errors import PageError
 from app.web.gamesfile import ExportedFile
 
@@ -95,18 +97,33 @@ class Transfers:
 
     async def run(self, request: Request, player_id: str, work: Callable[..., T],
                   *args: Any) -> T:
-        """``work(*args)`` in the worker process, once admitted."""
+        """``work(*args)`` in the worker process, once admitted (counted in the metrics by
+        kind: ``import`` or ``export``, from the work's name)."""
         address = request.client.host if request.client else "unknown"
-        with self.admitted(player_id, address):
-            loop = asyncio.get_running_loop()
+        kind = "import" if "import" in work.__name__ else "export"
+        with contextlib.ExitStack() as admission:
             try:
-                return await loop.run_in_executor(self._executor(), work, *args)
+                admission.enter_context(self.admitted(player_id, address))
+            except PageError:
+                metrics.transfers.labels(kind, "refused").inc()
+                raise
+            outcome, began = "failed", time.perf_counter()
+            metrics.transfers_in_progress.inc()
+            try:
+                done = await asyncio.get_running_loop().run_in_executor(
+                    self._executor(), work, *args)
+                outcome = "done"
+                return done
             except BrokenProcessPool:
                 log.error("The transfer worker process died; starting a new one")
                 self.close()
                 raise PageError(503, "Not available right now",
                                 "That could not be finished: please try again.",
                                 headers={"Retry-After": str(RETRY_AFTER)}) from None
+            finally:
+                metrics.transfers_in_progress.dec()
+                metrics.transfers.labels(kind, outcome).inc()
+                metrics.transfer_duration.labels(kind).observe(time.perf_counter() - began)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -1,8 +1,11 @@
-"""The production set-up, minus Docker: Debian's nginx with ``deploy/pyramid.conf.template``
-in front of two app processes (``python -m app.serve``, ENVIRONMENT=production, the settings
-``deploy/compose.yaml`` gives them), over TLS with a throwaway certificate. A game is played
-through it by the API and by the pages' forms, slow clients are cut off, and the game goes on
-when one app process stops.
+"""The production set-up, minus containers: Debian's nginx with ``deploy/pyramid.conf.template``
+in front of two app processes (``tests/deploy/proxysite.py``). A game is played through it by
+the API and by the pages' forms; slow clients are cut off; the site stays up, and no request
+waits, while an app process is down or gone, even across a restart of the proxy; a POST that
+reached an app is never sent to another; a crowd behind one address gets through while the
+costly requests of one address are held to a rate; the app sees the client's own address and
+the proxy's request id; an import file as large as the app takes gets through; /metrics and
+device links' secrets stay out of reach and out of the logs.
 
 The store is PostgreSQL when TEST_DATABASE_URL is set (as in CI and in compose.yaml), else one
 SQLite file both processes share."""
@@ -11,61 +14,28 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import ssl
-import subprocess
-import sys
+import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import httpx
 import pytest
 
 from app.prestart import migrate
 from tests.conftest import POSTGRES_URL, _reset_postgres
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-TEMPLATE = PROJECT_DIR / "deploy" / "pyramid.conf.template"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-SECRET = "kT3vQ9-wZ2rX7pL0mN8bY4cD6fH1jS5a-proxy-test"
-CLIENT_TIMEOUT = 2
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def render(template: str, values: dict[str, str]) -> str:
-    """Fill in ``${NAME}`` as the nginx image's envsubst does; every one must be given."""
-    missing = sorted(set(re.findall(r"\$\{([A-Z_]+)\}", template)) - set(values))
-    assert not missing, f"the template needs {missing}"
-    return re.sub(r"\$\{([A-Z_]+)\}", lambda m: values[m.group(1)], template)
-
-
-def wait_until(check, what: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except (httpx.HTTPError, OSError):
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"{what} did not come up within {seconds:g} s")
-
-
-class Site:
-    def __init__(self, base: str, http_base: str, apps: list[subprocess.Popen],
-                 app_urls: list[str], cert: Path) -> None:
-        self.base, self.http_base, self.apps, self.app_urls, self.cert = (
-            base, http_base, apps, app_urls, cert)
-
-    def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base, verify=False, timeout=10)
+from tests.deploy.proxysite import (
+    APP_ADDRESSES,
+    CLIENT_TIMEOUT,
+    METRICS_TOKEN,
+    NGINX,
+    Proxy,
+    Site,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")
@@ -73,74 +43,49 @@ def site(tmp_path_factory) -> Iterator[Site]:
     if not os.path.exists(NGINX):
         pytest.fail("nginx is not installed: `apt-get install nginx` (.ci/run does)")
     folder = tmp_path_factory.mktemp("proxy")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     if POSTGRES_URL:
         _reset_postgres(POSTGRES_URL)
         database_url = POSTGRES_URL
     else:
         database_url = f"sqlite:///{folder / 'pyramid.db'}"
         migrate(database_url)
-    https_port, http_port = free_port(), free_port()
-    public = f"https://localhost:{https_port}"
-    app_ports = [free_port(), free_port()]
-    env = {**{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
-           "ENVIRONMENT": "production", "SECRET_KEY": SECRET, "DATABASE_URL": database_url,
-           "BASE_URL": public, "ALLOWED_HOSTS": "localhost", "TRUSTED_PROXIES": "127.0.0.1",
-           "MIGRATE_ON_START": "false", "HOST": "127.0.0.1"}
-    apps = [subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=PROJECT_DIR,
-                             env={**env, "PORT": str(port)}, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-            for port in app_ports]
-    app_urls = [f"http://127.0.0.1:{port}" for port in app_ports]
-    config = render(TEMPLATE.read_text(), {
-        "PYRAMID_SERVERS": " ".join(f"server 127.0.0.1:{port};" for port in app_ports),
-        "PUBLIC_NAME": "localhost", "PUBLIC_ORIGIN": public,
-        "HTTPS_PORT": str(https_port), "HTTP_PORT": str(http_port),
-        "TLS_CERTIFICATE": str(cert), "TLS_CERTIFICATE_KEY": str(key),
-        "CLIENT_TIMEOUT": f"{CLIENT_TIMEOUT}s"})
-    (folder / "pyramid.conf").write_text(config)
-    temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
-    for path in temp.values():
-        path.mkdir()
-    # The main file of Debian's nginx, cut to what a test needs: our template is all of the
-    # site's configuration.
-    (folder / "nginx.conf").write_text(
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'};\n"
-        "events { worker_connections 1024; }\n"
-        "http {\n  access_log off;\n"
-        + "".join(f"  {name}_temp_path {path};\n" for name, path in (
-            ("client_body", temp["body"]), ("proxy", temp["proxy"]),
-            ("fastcgi", temp["fastcgi"]), ("uwsgi", temp["uwsgi"]), ("scgi", temp["scgi"])))
-        + f"  include {folder / 'pyramid.conf'};\n}}\n")
-    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    built = Site(folder, database_url)
     try:
-        for url in app_urls:
-            wait_until(lambda url=url: httpx.get(url + "/healthz").status_code == 200,
-                       "an app process")
-        wait_until(lambda: httpx.get(public + "/healthz", verify=False).status_code == 200,
-                   f"nginx ({(folder / 'error.log').read_text() if nginx.poll() else ''})")
-        yield Site(public, f"http://localhost:{http_port}", apps, app_urls, cert)
+        built.both_apps()
+        built.proxy.start()
+        yield built
     finally:
-        nginx.terminate()
-        for app in apps:
-            app.terminate()
-        nginx.wait(timeout=10)
-        for app in apps:
-            app.wait(timeout=10)
+        built.close()
 
 
-def test_plain_http_only_redirects_to_https(site):
-    answer = httpx.get(site.http_base + "/odds", follow_redirects=False)
-    assert answer.status_code == 308 and answer.headers["location"] == site.base + "/odds"
+@pytest.fixture
+def up(site: Site) -> Site:
+    """The site with both app processes running and named, and its proxy running: a test
+    before this one may have stopped any of them."""
+    site.both_apps()
+    if site.proxy.process is None or site.proxy.process.poll() is not None:
+        site.proxy.start()
+    return site
 
 
-def test_a_game_through_the_api_over_tls(site):
-    with site.client() as client:
+@pytest.fixture
+def own_proxy(site: Site, tmp_path) -> Iterator[Proxy]:
+    """A proxy of its own in front of the same apps: its per-address counts start from
+    nothing, whatever the other tests sent."""
+    site.both_apps()
+    proxy = Proxy(tmp_path / "own", site.nameserver, site.cert, site.key, site.proxy.apps)
+    proxy.start()
+    yield proxy
+    proxy.stop()
+
+
+def test_plain_http_only_redirects_to_https(up):
+    answer = httpx.get(up.proxy.http_base + "/odds", follow_redirects=False)
+    assert answer.status_code == 308 and answer.headers["location"] == up.proxy.base + "/odds"
+
+
+def test_a_game_through_the_api_over_tls(up):
+    with up.proxy.client() as client:
         created = client.post("/api/games", json={"deal": 617, "goal": "wholedeck"})
         assert created.status_code == 201
         assert "secure" in created.headers["set-cookie"].lower()
@@ -155,19 +100,25 @@ def test_a_game_through_the_api_over_tls(site):
         assert state["moves"] == [{"op": "remove", "cards": ["KD"]}, {"op": "draw"}]
         # Share links carry the public origin, from BASE_URL behind the proxy.
         page = client.get(f"/games/{game['id']}").text
-        assert f'href="{site.base}/deal/617?goal=wholedeck' in page
+        assert f'href="{up.proxy.base}/deal/617?goal=wholedeck' in page
         assert client.get("/healthz").headers.get("strict-transport-security")
 
 
-def test_the_pages_forms_work_through_the_proxy(site):
+@contextmanager
+def browser(proxy: Proxy) -> Iterator[tuple[httpx.Client, str]]:
+    """A client that has loaded the home page (its cookie), and the page's CSRF token."""
+    with proxy.client() as client:
+        home = client.get("/")
+        yield client, re.search(r'name="csrf-token" content="([0-9a-f]+)"', home.text).group(1)
+
+
+def test_the_pages_forms_work_through_the_proxy(up):
     """A browser's post: Origin is the public https origin, which the app can only accept
     because BASE_URL says so (it speaks plain HTTP to the proxy)."""
-    with site.client() as client:
-        home = client.get("/")
-        token = re.search(r'name="csrf-token" content="([0-9a-f]+)"', home.text).group(1)
+    with browser(up.proxy) as (client, token):
         started = client.post("/games", data={"deal": "5", "goal": "standard", "passes": "3",
                                               "csrf_token": token},
-                              headers={"Origin": site.base, "Sec-Fetch-Site": "same-origin"},
+                              headers={"Origin": up.proxy.base, "Sec-Fetch-Site": "same-origin"},
                               follow_redirects=False)
         assert started.status_code == 303, started.text
         board = client.get(started.headers["location"])
@@ -177,12 +128,12 @@ def test_the_pages_forms_work_through_the_proxy(site):
         assert forged.status_code == 403
 
 
-def tls_socket(site: Site) -> ssl.SSLSocket:
+def tls_socket(proxy: Proxy) -> ssl.SSLSocket:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    host, port = "localhost", int(site.base.rsplit(":", 1)[1])
-    return context.wrap_socket(socket.create_connection((host, port)), server_hostname=host)
+    sock = socket.create_connection(("localhost", proxy.https_port))
+    return context.wrap_socket(sock, server_hostname="localhost")
 
 
 def closes_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> float:
@@ -202,11 +153,11 @@ def closes_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> 
     raise AssertionError(f"the connection was still open after {seconds} s")
 
 
-def test_stalled_clients_are_cut_off_while_players_play(site):
+def test_stalled_clients_are_cut_off_while_players_play(up):
     """nginx's timeouts run between two reads: a head or a body that stalls for
     CLIENT_TIMEOUT is cut off. One that trickles on is held by nginx alone (it reads a whole
     body before passing it on), so it costs the app processes nothing."""
-    sockets = [tls_socket(site) for _ in range(40)]
+    sockets = [tls_socket(up.proxy) for _ in range(40)]
     try:
         for sock in sockets[:15]:
             sock.sendall(b"GET / HTTP/1.1\r\nHost: local")  # a head that never ends
@@ -214,17 +165,17 @@ def test_stalled_clients_are_cut_off_while_players_play(site):
             sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
                          b"application/json\r\nContent-Length: 500\r\n\r\n{")  # a body
         began = time.monotonic()
-        with site.client() as client:  # meanwhile, players are answered at once
+        with up.proxy.client() as client:  # meanwhile, players are answered at once
             for _ in range(5):
                 made = client.post("/api/games", json={"deal": 9})
                 assert made.status_code == 201
             # Trickling bodies never reach an app process: it answers as if they were not.
-            for url in site.app_urls:
-                assert httpx.get(url + "/healthz", timeout=2).status_code == 200
+            for address in APP_ADDRESSES:
+                assert httpx.get(up.app_url(address) + "/healthz", timeout=2).status_code == 200
         assert time.monotonic() - began < CLIENT_TIMEOUT
         for sock in (sockets[0], sockets[14], sockets[20], sockets[39]):
             assert closes_within(sock, CLIENT_TIMEOUT + 4) <= CLIENT_TIMEOUT + 3
-        trickling = tls_socket(site)
+        trickling = tls_socket(up.proxy)
         trickling.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\n"
                           b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n")
         with pytest.raises(AssertionError, match="still open"):
@@ -235,13 +186,245 @@ def test_stalled_clients_are_cut_off_while_players_play(site):
             sock.close()
 
 
-def test_the_game_goes_on_when_one_app_process_stops(site):
-    with site.client() as client:
+def test_the_game_goes_on_at_once_when_one_app_process_stops(up):
+    """A process gone inside a container that is still up: its address is still named, and
+    refuses connections. Every request, moves included, goes to the other at once."""
+    with up.proxy.client() as client:
         game = client.post("/api/games", json={"deal": 11}).json()
-        site.apps[0].terminate()
-        site.apps[0].wait(timeout=10)
-        for _ in range(4):  # whichever process nginx picks, the game is there
+        up.stop_app(APP_ADDRESSES[0], unname=False)
+        for _ in range(8):  # whichever address nginx tries first, the game is there
+            began = time.monotonic()
             read = client.get(f"/api/games/{game['id']}")
             assert read.status_code == 200 and read.json()["id"] == game["id"]
-        moved = client.post(f"/api/games/{game['id']}/moves", json={"op": "draw"})
-        assert moved.status_code == 200 and moved.json()["waste"]["count"] == 1
+            assert time.monotonic() - began < 1
+        for count in range(1, 5):
+            began = time.monotonic()
+            moved = client.post(f"/api/games/{game['id']}/moves", json={"op": "draw"})
+            assert moved.status_code == 200 and moved.json()["waste"]["count"] == count
+            assert time.monotonic() - began < 1
+
+
+def test_the_proxy_starts_and_serves_while_one_app_is_gone(up):
+    """A stopped container's name is gone from the DNS: nginx used to refuse to start ("host
+    not found in upstream") and take the whole site down. Now it starts, serves through the
+    other app, answers 502 (and keeps running) while none is there, and finds an app that
+    comes back without a restart."""
+    up.stop_app(APP_ADDRESSES[1])
+    up.proxy.restart()
+    with up.proxy.client() as client:
+        for _ in range(6):
+            assert client.get("/healthz").status_code == 200
+        up.stop_app(APP_ADDRESSES[0])
+        up.proxy.restart()
+        assert client.get("/healthz").status_code == 502
+        up.start_app(APP_ADDRESSES[1])
+        wait_until(lambda: client.get("/healthz").status_code == 200,
+                   "the proxy finding the app that came back")
+        assert up.proxy.process.poll() is None
+
+
+class HalfDeadApp:
+    """An app process that dies with each request: it reads the request, notes it, and closes
+    the connection without answering."""
+
+    def __init__(self, address: str, port: int) -> None:
+        self.seen: list[tuple[str, str]] = []  # (method, X-Request-ID)
+        self.server = socket.create_server((address, port))
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    head += chunk
+                text = head.decode("latin-1")
+                found = re.search(r"(?im)^x-request-id: *(\S+)", text)
+                self.seen.append((text.split(" ", 1)[0], found.group(1) if found else ""))
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def test_a_request_sent_to_an_app_that_died_moves_only_if_it_can_be_repeated(site, tmp_path):
+    """The name resolves to an app that dies with each request it reads, and to a live one, in
+    a random order. A GET that met the dead one is sent on to the live one; a POST that met it
+    is not (502): it may have been carried out. No POST ever reaches both. And an address that
+    refuses the connection (no process there) never held a request: a POST moves on from it."""
+    site.both_apps()
+    dead = HalfDeadApp("127.0.0.3", site.app_port)
+    site.nameserver.names["flaky.test"] = ["127.0.0.3", APP_ADDRESSES[0]]
+    site.nameserver.names["refusing.test"] = ["127.0.0.4", APP_ADDRESSES[0]]
+    flaky = Proxy(tmp_path / "flaky", site.nameserver, site.cert, site.key,
+                  f"flaky.test:{site.app_port}")
+    refusing = Proxy(tmp_path / "refusing", site.nameserver, site.cert, site.key,
+                     f"refusing.test:{site.app_port}")
+    try:
+        flaky.start()
+        refusing.start()
+        with flaky.client() as client:
+            gets = [client.get("/healthz") for _ in range(16)]
+            posts = [client.post("/api/games", json={"deal": 3}) for _ in range(16)]
+        assert all(answer.status_code == 200 for answer in gets)
+        assert {answer.status_code for answer in posts} <= {201, 502}
+        failed = [a.headers.get("x-request-id") for a in posts if a.status_code == 502]
+        dead_posts = [rid for method, rid in dead.seen if method == "POST"]
+        assert dead_posts and sorted(dead_posts) == sorted(failed)
+        wait_until(lambda: len(site.app_lines()) > 0, "the app's log")
+        app_ids = {line.get("request_id") for line in site.app_lines()}
+        assert not app_ids & set(dead_posts), "a POST reached both apps"
+        dead_gets = [rid for method, rid in dead.seen if method == "GET"]
+        assert dead_gets and set(dead_gets) <= app_ids  # each GET was sent on, and answered
+        with refusing.client() as client:
+            for _ in range(8):
+                began = time.monotonic()
+                assert client.post("/api/games", json={"deal": 4}).status_code == 201
+                assert time.monotonic() - began < 1
+    finally:
+        flaky.stop()
+        refusing.stop()
+        dead.close()
+        del site.nameserver.names["flaky.test"], site.nameserver.names["refusing.test"]
+
+
+def test_the_app_sees_the_client_and_the_proxys_request_id(up):
+    """The proxy is the edge: it sets X-Forwarded-For to the peer it sees, so a client's own
+    X-Forwarded-For (which the app would believe from a trusted proxy) changes nothing. The
+    request id is the proxy's, in its log, the app's log, and the answer."""
+    with up.proxy.client() as client:
+        answer = client.get("/healthz", headers={"X-Forwarded-For": "203.0.113.9",
+                                                "X-Request-ID": "chosen-by-the-client"})
+    request_id = answer.headers["x-request-id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", request_id)
+    wait_until(lambda: any(line.get("request_id") == request_id for line in up.app_lines()),
+               "the app's access line")
+    (line,) = [line for line in up.app_lines() if line.get("request_id") == request_id]
+    assert line["client"] == "127.0.0.1" and line["route"] == "/healthz"
+    assert line["status"] == 200 and line["logger"] == "pyramid.access"
+    (edge,) = [line for line in up.proxy.access_lines() if line["request_id"] == request_id]
+    assert edge["client"] == "127.0.0.1" and edge["status"] == 200
+
+
+def test_metrics_are_for_scrapers_that_reach_an_app_not_for_the_public(up):
+    with up.proxy.client() as client:
+        assert client.get("/metrics", headers={
+            "Authorization": f"Bearer {METRICS_TOKEN}"}).status_code == 404
+    direct = httpx.get(up.app_url(APP_ADDRESSES[0]) + "/metrics",
+                       headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert direct.status_code == 200
+    assert "pyramid_http_request_duration_seconds_bucket" in direct.text
+
+
+def test_a_device_links_secret_is_in_no_log(up):
+    secret = "Zq8cWv2Lr5tY7uI9oP3aS6dF1gH4jK0l"
+    with up.proxy.client() as client:
+        assert client.get(f"/link/{secret}").status_code == 404
+    wait_until(lambda: any(line.get("route") == "/link/{secret}" for line in up.app_lines()),
+               "the app's access line")
+    logs = "".join(path.read_text() for path in up.folder.rglob("*.log"))
+    assert "/link/<secret>" in logs and secret not in logs
+
+
+def test_an_import_as_large_as_the_app_takes_gets_through(up, tmp_path):
+    """The proxy's own body limit (64 KiB) is lifted for /stats/import to the app's: an
+    export of 200 games (over 64 KiB) is imported whole."""
+    exported = export_of_games(tmp_path, 200)
+    assert len(exported) > 64 * 1024
+    with browser(up.proxy) as (client, token):
+        answer = client.post("/stats/import", data={"csrf_token": token},
+                             files={"file": ("games.json", exported, "application/json")},
+                             headers={"Origin": up.proxy.base}, follow_redirects=False)
+    assert answer.status_code == 303, answer.text[:300]
+    assert "imported=200" in answer.headers["location"]
+    with up.proxy.client() as client:
+        too_large = client.post("/stats/import", content=b"x" * (9 * 1024 * 1024),
+                                headers={"Content-Type": "application/octet-stream"})
+    assert too_large.status_code == 413
+
+
+def export_of_games(folder, count: int) -> bytes:
+    """A signed export (the app's own format and key) of ``count`` ended games."""
+    from app.engine import Deal, Game, Goal
+    from app.store import Database, create_game, mark_abandoned, save_position
+    from app.web.gamesfile import export_json
+    from tests.deploy.proxysite import SECRET
+
+    url = f"sqlite:///{folder / 'exporter.db'}"
+    migrate(url)
+    database = Database(url)
+    try:
+        with database.session() as session:
+            for number in range(1, count + 1):
+                record = create_game(session, "exporter", Deal.from_number(number),
+                                     Goal.STANDARD, 3)
+                game = Game(Deal.from_number(number), Goal.STANDARD, 3)
+                game.play(game.legal_moves[-1])
+                save_position(session, record, game)
+                mark_abandoned(session, record)
+    finally:
+        database.dispose()
+    done = export_json(url, "exporter", SECRET, "https://localhost/games/GAME-ID/replay")
+    try:
+        with open(done.path, "rb") as file:
+            return file.read()
+    finally:
+        os.unlink(done.path)
+
+
+def is_the_proxys_429(answer: httpx.Response) -> bool:
+    """nginx's own 429 (its HTML page), not the app's (JSON, or the app's page)."""
+    return answer.status_code == 429 and "<center>nginx</center>" in answer.text
+
+
+def test_a_crowd_behind_one_address_gets_through(own_proxy):
+    """100 players behind one address (a school's NAT), each with a connection of its own,
+    start a game and play: none is refused for sharing the address."""
+
+    def player(_: int) -> list[int]:
+        with own_proxy.client() as client:
+            statuses = [client.get("/healthz").status_code]
+            made = client.post("/api/games", json={"deal": 21})
+            statuses.append(made.status_code)
+            if made.status_code == 201:
+                game = made.json()["id"]
+                statuses.append(client.post(f"/api/games/{game}/moves",
+                                            json={"op": "draw"}).status_code)
+                statuses.append(client.get(f"/api/games/{game}").status_code)
+            return statuses
+
+    with ThreadPoolExecutor(100) as pool:
+        statuses = [status for answers in pool.map(player, range(100)) for status in answers]
+    assert len(statuses) == 400 and set(statuses) == {200, 201}
+
+
+def test_the_costly_requests_of_one_address_are_held_to_a_rate(own_proxy):
+    """Hints (a search each) and new games past their burst get nginx's 429 before they reach
+    an app; the other requests of the same address go on."""
+
+    def flood(path: str, count: int) -> tuple[list[httpx.Response], float]:
+        began = time.monotonic()
+        with own_proxy.client() as client, ThreadPoolExecutor(20) as pool:
+            answers = list(pool.map(lambda _: client.post(path, json={"deal": 1}),
+                                    range(count)))
+        return answers, time.monotonic() - began
+
+    hints, seconds = flood("/api/games/no-such-game/hint", 320)
+    passed = [a for a in hints if not is_the_proxys_429(a)]
+    assert any(is_the_proxys_429(a) for a in hints)
+    assert len(passed) <= 200 + 20 * seconds + 5  # burst + rate x time, in the template
+    assert {a.status_code for a in passed} <= {403, 404}  # the app's own answer
+    games, seconds = flood("/api/games", 160)
+    assert any(is_the_proxys_429(a) for a in games)
+    assert len([a for a in games if a.status_code == 201]) <= 100 + 10 * seconds + 5
+    with own_proxy.client() as client:
+        assert client.get("/api/deals/7/verdict").status_code == 200
+        assert client.get("/healthz").status_code == 200

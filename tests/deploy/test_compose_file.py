@@ -1,0 +1,96 @@
+"""What deploy/compose.yaml, the Dockerfile and their neighbours promise, read from the files
+(no container engine needed: this runs in ``make test``; ``make test-deploy`` runs them)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import yaml
+
+from tests.deploy.containers import PROJECT_DIR
+
+DEPLOY = PROJECT_DIR / "deploy"
+
+
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def test_the_services_are_the_contract():
+    assert set(compose()["services"]) == {"db", "migrate", "app1", "app2", "proxy"}
+
+
+def condition(service: dict, on: str) -> str:
+    return service["depends_on"][on]["condition"]
+
+
+def test_each_service_starts_once_the_one_before_is_ready():
+    services = compose()["services"]
+    assert condition(services["migrate"], "db") == "service_healthy"
+    for app in ("app1", "app2"):
+        assert condition(services[app], "migrate") == "service_completed_successfully"
+        assert services[app]["healthcheck"]["test"]  # what the proxy waits for
+        assert "/healthz" in " ".join(services[app]["healthcheck"]["test"])
+        assert services[app]["restart"] == "unless-stopped"
+        assert services[app]["environment"]["MIGRATE_ON_START"] == "false"
+    assert condition(services["proxy"], "app1") == "service_healthy"
+    assert condition(services["proxy"], "app2") == "service_healthy"
+    assert services["db"]["healthcheck"]["test"][1] == "pg_isready"
+
+
+def test_the_proxy_finds_the_apps_by_a_name_they_share():
+    services = compose()["services"]
+    aliases = [services[app]["networks"]["default"]["aliases"] for app in ("app1", "app2")]
+    assert aliases[0] == aliases[1] == ["pyramid-app"]
+    assert services["proxy"]["environment"]["PYRAMID_APPS"] == "pyramid-app:8000"
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    needed = set(re.findall(r"\$\{([A-Z_]+)\}", template))
+    given = set(services["proxy"]["environment"]) | {"PYRAMID_RESOLVER"}  # the .envsh's
+    assert needed <= given, needed - given
+    mounts = " ".join(services["proxy"]["volumes"])
+    assert "proxy-resolver.envsh:/docker-entrypoint.d/" in mounts
+    # No upstream block: its names are resolved once, at start-up (a missing one stopped nginx).
+    assert not re.search(r"(?m)^\s*upstream\s", template)
+
+
+def test_no_service_makes_an_anonymous_volume():
+    spec = compose()
+    assert set(spec["volumes"]) == {"pyramid-db"}
+    for name, service in spec["services"].items():
+        for mount in service.get("volumes", []):
+            source = mount.split(":", 1)[0]
+            assert ":" in mount and source, f"{name}: {mount}"
+            assert source in spec["volumes"] or source.startswith(("./", "${")), mount
+    assert not re.search(r"(?m)^VOLUME", (PROJECT_DIR / "Dockerfile").read_text())
+
+
+def test_every_image_can_be_a_local_one():
+    spec = compose()["services"]
+    assert spec["db"]["image"] == "${POSTGRES_IMAGE:-postgres:15}"
+    assert spec["proxy"]["image"] == "${NGINX_IMAGE:-nginx:1.27}"
+    assert spec["migrate"]["build"]["args"]["PYTHON_IMAGE"] == "${PYTHON_IMAGE:-python:3.11-slim}"
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    assert dockerfile.index("ARG PYTHON_IMAGE=python:3.11-slim") < dockerfile.index("FROM")
+    assert re.findall(r"(?m)^FROM (\S+)", dockerfile) == ["${PYTHON_IMAGE}", "${PYTHON_IMAGE}"]
+
+
+def test_the_dockerfiles_example_sets_what_production_needs():
+    example = (PROJECT_DIR / "Dockerfile").read_text().split("\n\n", 1)[0]
+    run = example[example.index("docker run"):]
+    assert "SECRET_KEY=" in run and "BASE_URL=" in run
+
+
+def test_env_example_names_every_setting_compose_requires():
+    required = set(re.findall(r"\$\{([A-Z_]+):\?", (DEPLOY / "compose.yaml").read_text()))
+    example = (DEPLOY / "env.example").read_text()
+    assert required == {"POSTGRES_PASSWORD", "SECRET_KEY", "PUBLIC_NAME"}
+    assert all(re.search(rf"(?m)^{name}=", example) for name in required | {"METRICS_TOKEN"})
+
+
+def test_the_secrets_stay_out_of_git_and_the_image():
+    for path in ("deploy/.env", "deploy/certs/privkey.pem"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", path], cwd=PROJECT_DIR)
+        assert ignored.returncode == 0, f"git would commit {path}"
+    dockerignore = (PROJECT_DIR / ".dockerignore").read_text().split()
+    assert "deploy/.env" in dockerignore and "deploy/certs" in dockerignore
