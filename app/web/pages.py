@@ -21,6 +21,7 @@ from app.engine import (
     Deal,
     DealError,
     GameSetupError,
+    Move,
     Variant,
 )
 from app.settings import PROJECT_DIR
@@ -29,7 +30,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, results, settings_page, starting
+from app.web import actions, notice, results, settings_page, solving, starting
 from app.web.board import (
     NO_STORE,
     BoardInputDep,
@@ -42,6 +43,7 @@ from app.web.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
 from app.web.htmx import see_other
 from app.web.links import path_for, rules_query
+from app.web.notice import Notice
 from app.web.params import DealNumber
 from app.web.preferences import DIFFICULTY_CHOICES
 from app.web.results import ChallengeQuery
@@ -60,7 +62,8 @@ from app.web.starting import (
     went_on,
 )
 from app.web.templating import templates
-from app.web.threads import in_thread
+from app.web.threads import in_one_hop, in_thread
+from app.web.view import doing_move
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 # --- home ----------------------------------------------------------------------------------
@@ -232,24 +235,49 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
 
 
 @router.post("/games/{game_id}/retry", name="retry")
-def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
-          before: Annotated[int, Form(ge=1, le=10_000)],
-          confirm: ConfirmField = None) -> Response:
+async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+                before: Annotated[int, Form(ge=1, le=10_000)],
+                confirm: ConfirmField = None) -> Response:
     """Try again from move ``before`` of an ended game: a new game, not counted, at the position
-    before that move (the move that lost it, say)."""
+    before that move (the move that lost it, say). From the move that lost it, the board marks
+    the move that would have kept the win (the solver's analysis, kept once the lost game's
+    banner asked for it)."""
     if not loaded.record.game_status.ended:
         raise PageError(409, "Not finished yet", "Undo takes moves back in a game in progress.",
                         link=(path_for(request, "board", game_id=loaded.record.id),
                               "Go to the game"))
     before = min(before, len(loaded.game.moves) + 1)
+    better = await better_move(session, loaded, player_id, before)
+    return await in_one_hop(session, lambda: start_retry(request, session, player_id, loaded,
+                                                         before, bool(confirm), better))
+
+
+async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
+    """The move that would have kept the win, when move ``before`` is the one that lost it."""
+    try:
+        found = await solving.where_it_went_wrong(session, loaded, player_id)
+    except solving.SolverBusy:
+        return None
+    return found.better_move if found.lost_at == before else None
+
+
+def start_retry(request: Request, session, player_id: str, loaded, before: int,
+                confirmed: bool, better: Move | None) -> Response:
     current = actions.in_progress(session, player_id)
-    if current is not None and not confirm:
+    if current is not None and not confirmed:
         return ask_to_abandon(request, current,
                               action=path_for(request, "retry", game_id=loaded.record.id),
                               fields={"before": before},
                               starting=f"this deal again from move {before}, not counted")
     fresh = actions.retry(session, loaded, player_id, before)
-    return see_other(path_for(request, "board", game_id=fresh.id))
+    response = see_other(path_for(request, "board", game_id=fresh.id))
+    if better is not None:
+        notice.put(request, response, fresh.id, Notice(
+            f"Back before move {before}, the move that lost the win. {doing_move(better)} "
+            "keeps it: the board marks it.",
+            hinted=tuple(card.name for card in better.cards),
+            hinted_action=None if better.cards else better.op.value))
+    return response
 
 
 # --- rules ---------------------------------------------------------------------------------
