@@ -35,12 +35,15 @@ def percent(share: float | None) -> str:
     return "–" if share is None else f"{100 * share:.0f}%"
 
 
-def streak_text(count: int, won: bool | None) -> str:
-    if not count or won is None:
+def streak_text(count: int, kind: str | None) -> str:
+    """The current run as what it holds (``Figures.current_streak_kind``): ``3 wins``, ``2
+    losses``, ``1 game abandoned``, ``3 games not won``. Abandoning is no loss."""
+    if not count or kind is None:
         return "–"
-    if won:
-        return f"{count} win{'s' if count != 1 else ''}"
-    return f"{count} loss{'es' if count != 1 else ''}"
+    games = f"{count} game{'s' if count != 1 else ''}"
+    return {"won": f"{count} win{'s' if count != 1 else ''}",
+            "lost": f"{count} loss{'es' if count != 1 else ''}",
+            "abandoned": f"{games} abandoned"}.get(kind, f"{games} not won")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +68,9 @@ def figure_list(figures) -> list[Figure]:
         Figure("won", "Won", str(figures.won)),
         Figure("win-rate", "Win rate", percent(figures.win_rate)),
         Figure("current-streak", "Current streak",
-               streak_text(figures.current_streak, figures.current_streak_won)),
+               streak_text(figures.current_streak, figures.current_streak_kind)),
         Figure("longest-winning", "Longest winning streak", str(figures.longest_winning)),
-        Figure("longest-losing", "Longest losing streak", str(figures.longest_losing)),
+        Figure("longest-losing", "Longest run without a win", str(figures.longest_losing)),
         Figure("best-time", "Best time",
                format_duration(figures.best_seconds) if figures.best_seconds is not None
                else "–"),

@@ -10,11 +10,14 @@ from app.web import assets
 from app.web.csrf import csrf_field, csrf_token
 from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
+from app.web.numbers import format_number
 from app.web.view import doing_move, format_duration
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
 templates.env.filters["duration"] = format_duration
 templates.env.filters["doing"] = doing_move
+# Every number a page shows: scores, counts, percentages (app/web/numbers.py).
+templates.env.filters["number"] = format_number
 templates.env.globals["asset"] = assets.url
 templates.env.globals["felt_colour"] = assets.theme_colour
 templates.env.globals["board_modules"] = assets.board_modules
