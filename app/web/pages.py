@@ -100,7 +100,9 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
              confirm: ConfirmField = None) -> Response:
     """Start a game from the home form (or the board's New game button: no deal = random;
     with "Winnable deals only", a random deal the solver has proven winnable, of the chosen
-    difficulty; the form remembers both, and a form without a difficulty uses the last)."""
+    difficulty; the form remembers both, and a form without a difficulty uses the last).
+    Only winnable deals have a difficulty: choosing one other than "any" asks for a winnable
+    deal of it, box ticked or not."""
     chosen = settings_page.current(request, session, player_id)
     form = {"goal": goal or DEFAULT_VARIANT.goal.value,
             "passes": passes or str(DEFAULT_VARIANT.passes),
@@ -117,8 +119,12 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
         names = ", ".join(DIFFICULTY_CHOICES)
         return render_home(request, session, player_id, form=form, status_code=400,
                            error=f"Difficulty must be one of {names}, not {difficulty!r}.")
-    only_winnable = bool(winnable_only) and number is None
-    remember_winnable_only(session, player_id, bool(winnable_only))
+    # A difficulty chosen on the form (the board's New game sends none) means a winnable deal.
+    wants_winnable = bool(winnable_only) or (difficulty is not None and difficulty != "any"
+                                              and number is None)
+    form["winnable_only"] = "1" if wants_winnable else ""
+    only_winnable = wants_winnable and number is None
+    remember_winnable_only(session, player_id, wants_winnable)
     if form["difficulty"] != chosen.difficulty:
         settings_page.save(session, player_id,
                            chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
