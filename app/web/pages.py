@@ -287,14 +287,35 @@ def start_retry(request: Request, session, player_id: str, loaded, before: int,
 
 
 # --- rules ---------------------------------------------------------------------------------
+DOCS = PROJECT_DIR / "docs"
+KEY = re.compile(r"<code>(Tab|Enter|Space|Esc|[A-Z])</code>")
+"""A key named in the rules (`D`): drawn as a key."""
+
+
 @lru_cache(maxsize=1)
 def rules_html() -> str:
     """docs/RULES.md, the project's own copy of the rules, as HTML (rendered once)."""
-    text = (PROJECT_DIR / "docs" / "RULES.md").read_text(encoding="utf-8")
+    text = (DOCS / "RULES.md").read_text(encoding="utf-8")
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     # Each section an anchor (/rules#difficulty): its title in lower case, words joined by -.
-    return re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
+    html = re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
         re.sub(r"[^a-z0-9]+", "-", m.group(1).lower()).strip("-"), m.group(1)), html)
+    # A table column's alignment as a class: the Content-Security-Policy allows no style="…".
+    html = re.sub(r' style="text-align:(left|right|center)"', r' class="align-\1"', html)
+    return drawings(KEY.sub(r"<kbd>\1</kbd>", html))
+
+
+def drawings(html: str) -> str:
+    """A drawing of docs/ the rules show as an image (the pyramid, docs/pyramid.svg) goes in
+    the page itself, captioned with its text: styled by the page (themes), read by a screen
+    reader from its title and description, and no request of its own."""
+
+    def inline(match: re.Match[str]) -> str:
+        svg = (DOCS / match.group(1)).read_text(encoding="utf-8").strip()
+        return (f'<figure class="pyramid-drawing" data-pyramid-drawing>{svg}'
+                f"<figcaption>{match.group(2)}</figcaption></figure>")
+
+    return re.sub(r'<p><img src="([a-z-]+\.svg)" alt="([^"]*)" */?></p>', inline, html)
 
 
 @router.get("/rules", response_class=HTMLResponse, name="rules")
