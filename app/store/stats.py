@@ -8,7 +8,7 @@ more memory than one with ten (see bench/stats.py).
 What counts (docs/statistics.md): a game is in the statistics once it has ended (won, lost or
 abandoned) and had at least one move. Abandoned counts as played and not won. Results run in
 the order they were recorded (``seq``, given as each game ends); a streak is a run of wins, or
-of games not won (lost or abandoned).
+of games not won (lost or abandoned: the figures say which the current run holds).
 """
 
 from __future__ import annotations
@@ -54,6 +54,23 @@ class Figures:
     current_streak_won: bool | None = None
     longest_winning: int = 0
     longest_losing: int = 0
+    # The order (seq) of the latest win, loss and abandoned game: what the current run holds.
+    last_won_seq: int | None = None
+    last_lost_seq: int | None = None
+    last_abandoned_seq: int | None = None
+
+    @property
+    def current_streak_kind(self) -> str | None:
+        """What the current run is made of: ``won``, ``lost``, ``abandoned``, or ``not won``
+        (losses and abandoned games both); None with no games."""
+        if self.current_streak_won is None or not self.current_streak:
+            return None
+        if self.current_streak_won:
+            return "won"
+        since = self.last_won_seq or 0
+        lost = (self.last_lost_seq or 0) > since
+        abandoned = (self.last_abandoned_seq or 0) > since
+        return "not won" if lost and abandoned else "lost" if lost else "abandoned"
 
     @property
     def win_rate(self) -> float | None:
@@ -110,14 +127,16 @@ def statistics(session: Session, player_id: str) -> Statistics:
             func.min(case((won, G.move_count))), func.sum(G.cleared), func.max(G.finished_at),
             func.max(case((won, G.streak))), func.max(case((~won, G.streak))),
             func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))),
-            func.max(G.score), func.sum(case((won & (G.move_count <= G.par), 1), else_=0)))
+            func.max(G.score), func.sum(case((won & (G.move_count <= G.par), 1), else_=0)),
+            func.max(case((won, G.seq))), func.max(case((G.status == GameStatus.LOST, G.seq))),
+            func.max(case((G.status == GameStatus.ABANDONED, G.seq))))
         .where(counted(player_id))
         .group_by(G.goal, G.passes)
     )
     total = stats.total
     for (goal, passes, played, n_won, n_lost, n_abandoned, best, fewest, cleared, last,
          win_run, loss_run, win_run_all, loss_run_all, best_score,
-         at_par) in session.execute(query):
+         at_par, *last_seqs) in session.execute(query):
         figures = stats.variants.get(Variant(goal, passes))
         if figures is None:  # pragma: no cover - the schema allows only these rules
             continue
@@ -129,6 +148,11 @@ def statistics(session: Session, player_id: str) -> Statistics:
         figures.cleared_share_sum = figures.cleared_sum / figures.variant.to_clear
         figures.last_played = last
         figures.longest_winning, figures.longest_losing = win_run or 0, loss_run or 0
+        figures.last_won_seq, figures.last_lost_seq, figures.last_abandoned_seq = last_seqs
+        total.last_won_seq, total.last_lost_seq, total.last_abandoned_seq = (
+            _most(a, b) for a, b in zip(
+                (total.last_won_seq, total.last_lost_seq, total.last_abandoned_seq), last_seqs,
+                strict=True))
         figures.current_streak, figures.current_streak_won = _current(
             session, player_id, figures.variant)
         total.played += played
@@ -151,6 +175,10 @@ def statistics(session: Session, player_id: str) -> Statistics:
 
 def _least(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
+
+
+def _most(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else max(a, b)
 
 
 def _current(session: Session, player_id: str, variant: Variant | None) -> tuple[int, bool]:

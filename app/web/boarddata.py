@@ -51,11 +51,13 @@ def answer_data(record: Any, game: Game, *, elapsed: int, running: bool,
 
 
 def page_data(record: Any, game: Game, *, elapsed: int, running: bool, paused: bool,
-              can_play: bool, urls: dict[str, str | None]) -> dict[str, Any]:
+              can_play: bool, urls: dict[str, str | None],
+              said: Notice | None = None) -> dict[str, Any]:
     """Everything the board's script starts from: the deal, the rules, the moves, the clock and
-    where each input goes (``urls``: play, hint, undo, pause, resume, restart, the page)."""
+    where each input goes (``urls``: play, hint, undo, pause, resume, restart, the page); and
+    what the page says, with the cards it marks (``said``: a try again's better move)."""
     return {
-        **answer_data(record, game, elapsed=elapsed, running=running),
+        **answer_data(record, game, elapsed=elapsed, running=running, said=said),
         "deal": deal_data(game),
         "goal": game.goal.value,
         "passes": game.passes,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from app import odds
 from app.engine import Variant, passes_text
+from app.web.numbers import format_number
 
 ODDS_WIDTH = 640
 ODDS_HEIGHT = 304
@@ -25,13 +26,13 @@ ODDS_CAP = 9        # half the width of a whisker's cap
 
 def pct(share: float | None, places: int = 2) -> str:
     """A share as a percentage: ``66.63%``; ``–`` for nothing."""
-    return "–" if share is None else f"{100 * share:.{places}f}%"
+    return format_number(share, places, percent=True)
 
 
 def points(difference: float) -> str:
     """A difference of two shares in percentage points: ``0.42 points``."""
-    value = abs(100 * difference)
-    return f"{value:.2f} point{'s' if f'{value:.2f}' != '1.00' else ''}"
+    value = format_number(abs(100 * difference), 2)
+    return f"{value} point{'s' if value != '1.00' else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +75,9 @@ def _y(share: float) -> float:
 def row_sentence(row) -> str:
     """One rule set's figures in a sentence (``app.coach.OddsRow``)."""
     low, high = row.interval
-    text = (f"{Variant(row.goal, row.passes).title}: {row.wins:,} of {row.decided:,} "
-            f"deals winnable, {pct(row.rate)} (95% interval {pct(low)} to {pct(high)})")
+    text = (f"{Variant(row.goal, row.passes).title}: {format_number(row.wins)} of "
+            f"{format_number(row.decided)} deals winnable, {pct(row.rate)} "
+            f"(95% interval {pct(low)} to {pct(high)})")
     if row.greedy_rate is not None:
         text += f"; the greedy player wins {pct(row.greedy_rate)}"
     return text + "."
@@ -137,17 +139,20 @@ def odds_line(row) -> OddsLine:
     greedy = row.greedy_rate
     if row.seconds:
         workers = row.workers or 1
-        timing = (f"{row.seconds:,.0f} s with {workers} worker{'s' if workers != 1 else ''}")
+        timing = (f"{format_number(row.seconds)} s with {workers} worker"
+                  f"{'s' if workers != 1 else ''}")
     else:
         timing = ""
     return OddsLine(
         key=row.key, rules=Variant(row.goal, row.passes).title,
-        deals=f"{row.decided:,}", range=f"{row.start:,} to {row.last:,}",
-        wins=f"{row.wins:,}", rate=pct(row.rate), interval=f"{pct(low)} – {pct(high)}",
+        deals=format_number(row.decided),
+        range=f"{format_number(row.start)} to {format_number(row.last)}",
+        wins=format_number(row.wins), rate=pct(row.rate), interval=f"{pct(low)} – {pct(high)}",
         greedy="not measured yet" if greedy is None else pct(greedy) + (
             "" if row.greedy_measured_on == row.deals
-            else f" (deals 1 to {row.greedy_measured_on:,})"),
-        worth="–" if greedy is None else f"+{100 * (row.rate - greedy):.2f} points",
+            else f" (deals 1 to {format_number(row.greedy_measured_on)})"),
+        worth="–" if greedy is None
+        else f"{format_number(100 * (row.rate - greedy), 2, sign=True)} points",
         provisional=row.provisional, command=row.command, greedy_command=row.greedy_command,
         timing=timing)
 
@@ -182,7 +187,7 @@ def comparison_view(comparison) -> ComparisonView:
     above = comparison.difference > 0
     theirs_interval = published.interval
     if published.deals is not None:
-        theirs_detail = f"{published.wins:,} of {published.deals:,} deals"
+        theirs_detail = f"{format_number(published.wins)} of {format_number(published.deals)} deals"
         if theirs_interval is not None:
             theirs_detail += (f"; 95% interval {pct(theirs_interval[0])} to "
                               f"{pct(theirs_interval[1])}")
@@ -214,7 +219,7 @@ def comparison_view(comparison) -> ComparisonView:
             finding = (f"Their figure lies {where}, as more passes allow: the passes after the "
                        f"third add about {gap}.")
     else:
-        ratio = f"{ours.rate / published.rate:.1f}" if published.rate else "–"
+        ratio = format_number(ours.rate / published.rate if published.rate else None, 1)
         if comparison.verdict == "differs":
             finding = (f"Their figure lies {where}, higher than the solver finds possible at "
                        "best: play that cannot see the stock cannot do better than that.")
@@ -235,7 +240,8 @@ def comparison_view(comparison) -> ComparisonView:
         theirs=pct(published.rate), theirs_detail=theirs_detail,
         ours_rules=ours.label or Variant(ours.goal, ours.passes).title,
         ours=pct(ours.rate),
-        ours_detail=f"{ours.wins:,} of {ours.decided:,} deals; 95% interval {ours_interval}",
+        ours_detail=(f"{format_number(ours.wins)} of {format_number(ours.decided)} deals; "
+                     f"95% interval {ours_interval}"),
         verdict=comparison.verdict, verdict_label=labels[comparison.verdict],
         finding=finding, note=published.note,
         differs_note=published.differs_note if comparison.verdict == "differs" else "")

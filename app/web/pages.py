@@ -21,6 +21,7 @@ from app.engine import (
     Deal,
     DealError,
     GameSetupError,
+    Move,
     Variant,
 )
 from app.settings import PROJECT_DIR
@@ -29,7 +30,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, results, settings_page, starting
+from app.web import actions, notice, results, settings_page, solving, starting
 from app.web.board import (
     NO_STORE,
     BoardInputDep,
@@ -42,6 +43,7 @@ from app.web.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
 from app.web.htmx import see_other
 from app.web.links import path_for, rules_query
+from app.web.notice import Notice
 from app.web.params import DealNumber
 from app.web.preferences import DIFFICULTY_CHOICES
 from app.web.results import ChallengeQuery
@@ -60,7 +62,8 @@ from app.web.starting import (
     went_on,
 )
 from app.web.templating import templates
-from app.web.threads import in_thread
+from app.web.threads import in_one_hop, in_thread
+from app.web.view import doing_move
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 # --- home ----------------------------------------------------------------------------------
@@ -97,7 +100,9 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
              confirm: ConfirmField = None) -> Response:
     """Start a game from the home form (or the board's New game button: no deal = random;
     with "Winnable deals only", a random deal the solver has proven winnable, of the chosen
-    difficulty; the form remembers both, and a form without a difficulty uses the last)."""
+    difficulty; the form remembers both, and a form without a difficulty uses the last).
+    Only winnable deals have a difficulty: choosing one other than "any" asks for a winnable
+    deal of it, box ticked or not."""
     chosen = settings_page.current(request, session, player_id)
     form = {"goal": goal or DEFAULT_VARIANT.goal.value,
             "passes": passes or str(DEFAULT_VARIANT.passes),
@@ -114,8 +119,12 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
         names = ", ".join(DIFFICULTY_CHOICES)
         return render_home(request, session, player_id, form=form, status_code=400,
                            error=f"Difficulty must be one of {names}, not {difficulty!r}.")
-    only_winnable = bool(winnable_only) and number is None
-    remember_winnable_only(session, player_id, bool(winnable_only))
+    # A difficulty chosen on the form (the board's New game sends none) means a winnable deal.
+    wants_winnable = bool(winnable_only) or (difficulty is not None and difficulty != "any"
+                                              and number is None)
+    form["winnable_only"] = "1" if wants_winnable else ""
+    only_winnable = wants_winnable and number is None
+    remember_winnable_only(session, player_id, wants_winnable)
     if form["difficulty"] != chosen.difficulty:
         settings_page.save(session, player_id,
                            chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
@@ -232,35 +241,81 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
 
 
 @router.post("/games/{game_id}/retry", name="retry")
-def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
-          before: Annotated[int, Form(ge=1, le=10_000)],
-          confirm: ConfirmField = None) -> Response:
+async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+                before: Annotated[int, Form(ge=1, le=10_000)],
+                confirm: ConfirmField = None) -> Response:
     """Try again from move ``before`` of an ended game: a new game, not counted, at the position
-    before that move (the move that lost it, say)."""
+    before that move (the move that lost it, say). From the move that lost it, the board marks
+    the move that would have kept the win (the solver's analysis, kept once the lost game's
+    banner asked for it)."""
     if not loaded.record.game_status.ended:
         raise PageError(409, "Not finished yet", "Undo takes moves back in a game in progress.",
                         link=(path_for(request, "board", game_id=loaded.record.id),
                               "Go to the game"))
     before = min(before, len(loaded.game.moves) + 1)
+    better = await better_move(session, loaded, player_id, before)
+    return await in_one_hop(session, lambda: start_retry(request, session, player_id, loaded,
+                                                         before, bool(confirm), better))
+
+
+async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
+    """The move that would have kept the win, when move ``before`` is the one that lost it."""
+    try:
+        found = await solving.where_it_went_wrong(session, loaded, player_id)
+    except solving.SolverBusy:
+        return None
+    return found.better_move if found.lost_at == before else None
+
+
+def start_retry(request: Request, session, player_id: str, loaded, before: int,
+                confirmed: bool, better: Move | None) -> Response:
     current = actions.in_progress(session, player_id)
-    if current is not None and not confirm:
+    if current is not None and not confirmed:
         return ask_to_abandon(request, current,
                               action=path_for(request, "retry", game_id=loaded.record.id),
                               fields={"before": before},
                               starting=f"this deal again from move {before}, not counted")
     fresh = actions.retry(session, loaded, player_id, before)
-    return see_other(path_for(request, "board", game_id=fresh.id))
+    response = see_other(path_for(request, "board", game_id=fresh.id))
+    if better is not None:
+        notice.put(request, response, fresh.id, Notice(
+            f"Back before move {before}, the move that lost the win. {doing_move(better)} "
+            "keeps it: the board marks it.",
+            hinted=tuple(card.name for card in better.cards),
+            hinted_action=None if better.cards else better.op.value))
+    return response
 
 
 # --- rules ---------------------------------------------------------------------------------
+DOCS = PROJECT_DIR / "docs"
+KEY = re.compile(r"<code>(Tab|Enter|Space|Esc|[A-Z])</code>")
+"""A key named in the rules (`D`): drawn as a key."""
+
+
 @lru_cache(maxsize=1)
 def rules_html() -> str:
     """docs/RULES.md, the project's own copy of the rules, as HTML (rendered once)."""
-    text = (PROJECT_DIR / "docs" / "RULES.md").read_text(encoding="utf-8")
+    text = (DOCS / "RULES.md").read_text(encoding="utf-8")
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     # Each section an anchor (/rules#difficulty): its title in lower case, words joined by -.
-    return re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
+    html = re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
         re.sub(r"[^a-z0-9]+", "-", m.group(1).lower()).strip("-"), m.group(1)), html)
+    # A table column's alignment as a class: the Content-Security-Policy allows no style="…".
+    html = re.sub(r' style="text-align:(left|right|center)"', r' class="align-\1"', html)
+    return drawings(KEY.sub(r"<kbd>\1</kbd>", html))
+
+
+def drawings(html: str) -> str:
+    """A drawing of docs/ the rules show as an image (the pyramid, docs/pyramid.svg) goes in
+    the page itself, captioned with its text: styled by the page (themes), read by a screen
+    reader from its title and description, and no request of its own."""
+
+    def inline(match: re.Match[str]) -> str:
+        svg = (DOCS / match.group(1)).read_text(encoding="utf-8").strip()
+        return (f'<figure class="pyramid-drawing" data-pyramid-drawing>{svg}'
+                f"<figcaption>{match.group(2)}</figcaption></figure>")
+
+    return re.sub(r'<p><img src="([a-z-]+\.svg)" alt="([^"]*)" */?></p>', inline, html)
 
 
 @router.get("/rules", response_class=HTMLResponse, name="rules")

@@ -43,6 +43,7 @@ from app.web.deps import GameDep, PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
 from app.web.links import absolute_url, deal_path, path_for
+from app.web.numbers import format_number
 from app.web.templating import templates
 from app.web.threads import in_one_hop
 from app.web.view import format_duration
@@ -97,7 +98,7 @@ def challenge_line(result: Result, to_clear: int, *, yours: bool = False) -> str
     took = f"{result.moves} move{'s' if result.moves != 1 else ''}"
     if result.seconds is not None:
         took += f", {format_duration(result.seconds)}"
-    score = f" (score {result.score:,})" if result.score is not None else ""
+    score = f" (score {format_number(result.score)})" if result.score is not None else ""
     if result.won:
         return f"{who} won this deal in {took}{score}: beat it."
     return (f"{who} cleared {result.cleared} of {to_clear} cards in {took}{score}: "

@@ -79,14 +79,15 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "total_figures": figure_list(stats.total),
             "daily": [daily_row(result) for result in daily_results(session, player_id)],
             "daily_figures": daily_figures(daily_streak(session, player_id, today_utc())),
+            # A card for each rule set played; the others in one folded line.
             "variants": [
                 {"variant": variant, "figures": stats.variants[variant],
                  "by_difficulty": by_difficulty.get(variant),
                  "list": figure_list(stats.variants[variant]),
-                 "chart": results_chart(variant, recent_results(session, player_id, variant))
-                 if stats.variants[variant].played else None}
-                for variant in VARIANTS
+                 "chart": results_chart(variant, recent_results(session, player_id, variant))}
+                for variant in VARIANTS if stats.variants[variant].played
             ],
+            "unplayed": [variant for variant in VARIANTS if not stats.variants[variant].played],
         }
     if only_history:
         return templates.TemplateResponse(request, "stats.html", context, block_name="history")

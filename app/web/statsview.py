@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from app import odds
 from app.engine import Variant
 
+from .numbers import format_number
 from .view import format_duration
 
 RESULT_LABELS = {"won": "Won", "lost": "Lost", "abandoned": "Abandoned"}
@@ -32,15 +33,18 @@ def iso(moment: datetime | None) -> str:
 
 
 def percent(share: float | None) -> str:
-    return "–" if share is None else f"{100 * share:.0f}%"
+    return format_number(share, percent=True)
 
 
-def streak_text(count: int, won: bool | None) -> str:
-    if not count or won is None:
+def streak_text(count: int, kind: str | None) -> str:
+    """The current run as what it holds (``Figures.current_streak_kind``): ``3 wins``, ``2
+    losses``, ``1 game abandoned``, ``3 games not won``. Abandoning is no loss."""
+    if not count or kind is None:
         return "–"
-    if won:
-        return f"{count} win{'s' if count != 1 else ''}"
-    return f"{count} loss{'es' if count != 1 else ''}"
+    games = f"{count} game{'s' if count != 1 else ''}"
+    return {"won": f"{count} win{'s' if count != 1 else ''}",
+            "lost": f"{count} loss{'es' if count != 1 else ''}",
+            "abandoned": f"{games} abandoned"}.get(kind, f"{games} not won")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,26 +60,28 @@ def figure_list(figures) -> list[Figure]:
     page shows them."""
     if figures.variant is not None:
         average = figures.average_cleared
-        cleared = (f"{average:.1f}" if average is not None else "–")
+        cleared = format_number(average, 1)
         cleared_note = f"of {figures.variant.to_clear}" if average is not None else ""
     else:
         cleared, cleared_note = percent(figures.average_share), "of the goal's cards"
     return [
-        Figure("played", "Played", str(figures.played)),
-        Figure("won", "Won", str(figures.won)),
+        Figure("played", "Played", format_number(figures.played)),
+        Figure("won", "Won", format_number(figures.won)),
         Figure("win-rate", "Win rate", percent(figures.win_rate)),
         Figure("current-streak", "Current streak",
-               streak_text(figures.current_streak, figures.current_streak_won)),
-        Figure("longest-winning", "Longest winning streak", str(figures.longest_winning)),
-        Figure("longest-losing", "Longest losing streak", str(figures.longest_losing)),
+               streak_text(figures.current_streak, figures.current_streak_kind)),
+        Figure("longest-winning", "Longest winning streak",
+               format_number(figures.longest_winning)),
+        Figure("longest-losing", "Longest run without a win",
+               format_number(figures.longest_losing)),
         Figure("best-time", "Best time",
                format_duration(figures.best_seconds) if figures.best_seconds is not None
                else "–"),
         Figure("fewest-moves", "Fewest moves to win",
-               str(figures.fewest_moves) if figures.fewest_moves is not None else "–"),
+               format_number(figures.fewest_moves)),
         Figure("best-score", "Best score",
-               f"{figures.best_score:,}" if figures.best_score is not None else "–"),
-        Figure("wins-at-par", "Wins at par", str(figures.wins_at_par),
+               format_number(figures.best_score)),
+        Figure("wins-at-par", "Wins at par", format_number(figures.wins_at_par),
                "in the fewest moves possible"),
         Figure("average-cleared", "Average cards cleared", cleared, cleared_note),
         Figure("last-played", "Last played", format_when(figures.last_played)),
@@ -126,14 +132,15 @@ def results_chart(variant: Variant, points: list) -> Chart:
         deal = f"deal #{point.deal_number}" if point.deal_number else "custom deal"
         text = (f"{RESULT_LABELS[point.status]}, {point.cleared} of {variant.to_clear} "
                 f"cleared ({deal}, {format_when(point.finished_at)})")
-        bars.append(Bar(x=round(index * slot, 2), y=CHART_TOP + CHART_HEIGHT - height,
-                        width=round(slot * (1 - CHART_GAP), 2), height=height,
+        bars.append(Bar(x=round(index * slot, 2), y=round(CHART_TOP + CHART_HEIGHT - height, 1),
+                        width=round(slot * (1 - CHART_GAP), 2), height=round(height, 1),
                         status=point.status, title=text))
         items.append(text)
     n = len(points)
     summary = (f"{variant.title}: the last {n} game{'s' if n != 1 else ''}, oldest first. "
                f"{counts['won']} won, {counts['lost']} lost, {counts['abandoned']} abandoned; "
-               f"on average {cleared_total / n:.1f} of {variant.to_clear} cards cleared."
+               f"on average {format_number(cleared_total / n, 1)} of {variant.to_clear} cards "
+               "cleared."
                if n else f"{variant.title}: no games yet.")
     return Chart(key=variant.key, bars=bars, width=CHART_WIDTH,
                  height=CHART_TOP + CHART_HEIGHT + 2, summary=summary, items=items)
@@ -175,8 +182,8 @@ def history_row(row) -> HistoryRow:
         moves=row.move_count,
         hints=row.hints_used or 0,
         time=format_duration(row.seconds or 0),
-        score=f"{row.score:,}" if row.score is not None else "–",
-        par=str(row.par) if row.par is not None else "–",
+        score=format_number(row.score),
+        par=format_number(row.par),
     )
 
 
@@ -233,7 +240,7 @@ def daily_row(result) -> DailyRow:
 
 
 def days_text(count: int) -> str:
-    return f"{count} day{'s' if count != 1 else ''}"
+    return f"{format_number(count)} day{'s' if count != 1 else ''}"
 
 
 def daily_figures(streak) -> list[Figure]:
@@ -241,7 +248,7 @@ def daily_figures(streak) -> list[Figure]:
     return [
         Figure("daily-streak", "Daily streak", days_text(streak.current)),
         Figure("daily-longest", "Longest daily streak", days_text(streak.longest)),
-        Figure("daily-days-won", "Days with a daily win", str(streak.days_won)),
+        Figure("daily-days-won", "Days with a daily win", format_number(streak.days_won)),
         Figure("daily-last-won", "Last daily win",
                format_day(streak.last_won) if streak.last_won else "–"),
     ]

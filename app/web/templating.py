@@ -10,10 +10,13 @@ from app.web import assets
 from app.web.csrf import csrf_field, csrf_token
 from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
-from app.web.view import format_duration, format_number, pyramid_rows
+from app.web.numbers import format_number
+from app.web.view import doing_move, format_duration, pyramid_rows
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
 templates.env.filters["duration"] = format_duration
+templates.env.filters["doing"] = doing_move
+# Every number a page shows: scores, counts, percentages (app/web/numbers.py).
 templates.env.filters["number"] = format_number
 templates.env.filters["batch_rows"] = pyramid_rows
 templates.env.globals["asset"] = assets.url

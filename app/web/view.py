@@ -58,30 +58,39 @@ def say_move(move: Move, drawn: Card | None = None) -> str:
     return "remove " + " and ".join(card.symbol for card in move.cards)
 
 
+def doing_move(move: Move) -> str:
+    """A move as something done, to begin a sentence: ``Removing K♠`` (the coach's "Removing
+    K♠ instead would have kept the win")."""
+    if move.op is Op.DRAW:
+        return "Drawing a card from the stock"
+    if move.op is Op.RECYCLE:
+        return "Turning the waste over for the next pass"
+    return "Removing " + " and ".join(card.symbol for card in move.cards)
+
+
 def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
     """A hint for the live region: the move in words, then the solver's verdict.
 
-    ``Hint: remove 5♥ and 8♣. This deal can still be won.``
+    ``Hint: remove 5♥ and 8♣. This deal can still be won.`` A lost position says so first:
+    ``This deal can no longer be won. Hint: draw a card from the stock, which leaves the most
+    cards you can still remove.``, then how far back it could still be won.
     """
     move = hint.move
     if move is None:
         return with_symbols(hint.message)
     step = say_move(move)
+    if hint.winnable is False:
+        said = (f"This deal can no longer be won. Hint: {step}, which leaves the most cards you "
+                "can still remove.")
+        if winnable_until:
+            said += (f" Undo {winnable_until} move{'s' if winnable_until != 1 else ''} to get "
+                     "back to a winnable position.")
+        return said
     if hint.winnable is True:
         verdict = "This deal can still be won."
-    elif hint.winnable is False:
-        verdict = "No win is possible from here; this keeps the most cards in play."
-        if winnable_until:
-            verdict += (f" Undo {winnable_until} move{'s' if winnable_until != 1 else ''} to get "
-                        "back to a winnable position.")
     else:
         verdict = "The solver could not decide this position in time."
     return f"Hint: {step}. {verdict}"
-
-
-def format_number(value: int | float) -> str:
-    """A number as every page shows it: ``1,859``, ``72.5``."""
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.1f}"
 
 
 def format_duration(seconds: int) -> str:

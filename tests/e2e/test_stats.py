@@ -65,7 +65,8 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         assert figure(page, "standard-3", "fewest-moves") == str(len(won_line))
         assert figure(page, "standard-1", "won") == "0"
         assert figure(page, "standard-1", "win-rate") == "0%"
-        assert page.locator('[data-variant="wholedeck-2"] [data-empty]').is_visible()
+        # A rule set not played yet is a line in the folded list, not a card of its own.
+        assert page.locator('[data-unplayed] [data-variant="wholedeck-2"][data-empty]').count() == 1
         # The charts: one gold bar for the win, one red bar for the loss, drawn server-side.
         assert page.locator('[data-chart="standard-3"] rect[data-result="won"]').count() == 1
         assert page.locator('[data-chart="standard-1"] rect[data-result="lost"]').count() == 1

@@ -134,3 +134,51 @@ def test_the_statistics_break_wins_down_by_difficulty(client):
         count = 1 if name in wins else 0
         assert re.search(rf'data-difficulty-wins="{name}">{name} <strong>{count}</strong>', block)
     assert 'data-wins-by-difficulty="standard-3"' not in page  # no wins there
+
+
+# --- issue 36, item 7: a difficulty chosen without the box --------------------------------------
+@pytest.mark.parametrize("difficulty", ["medium", "expert"])
+def test_a_difficulty_without_the_box_deals_a_winnable_deal_of_it(client, difficulty):
+    started = client.post("/games", data={"goal": "standard", "passes": "3",
+                                          "difficulty": difficulty, "confirm": "1"},
+                          follow_redirects=False)
+    number = deal_of(client, started)
+    facts = odds.deal_facts(number, STANDARD_3)
+    assert facts is not None and facts.difficulty.value == difficulty
+    board = client.get(started.headers["location"]).text
+    assert "data-winnable-deal" in board
+    # The form shows what was dealt: the box ticked, the difficulty chosen.
+    home = client.get("/").text
+    assert re.search(r'data-winnable-only\s+checked', home)
+    assert re.search(rf'<option value="{difficulty}" selected>', home)
+
+
+def test_the_form_says_a_difficulty_is_of_a_winnable_deal(client):
+    home = client.get("/").text
+    choice = home.split('class="difficulty-choice"', 1)[1].split("</label>", 1)[0]
+    assert "a difficulty other than Any deals a winnable deal" in choice
+
+
+def test_any_difficulty_without_the_box_is_any_deal(client):
+    started = client.post("/games", data={"goal": "standard", "passes": "3",
+                                          "difficulty": "any", "confirm": "1"},
+                          follow_redirects=False)
+    board = client.get(started.headers["location"]).text
+    assert "data-winnable-deal" not in board
+    assert not re.search(r'data-winnable-only\s+checked', client.get("/").text)
+
+
+def test_a_deal_number_wins_over_a_difficulty(client):
+    started = client.post("/games", data={"goal": "standard", "passes": "3", "deal": "42",
+                                          "difficulty": "hard", "confirm": "1"},
+                          follow_redirects=False)
+    assert deal_of(client, started) == 42
+
+
+def test_the_board_s_new_game_without_the_box_is_any_deal(client):
+    client.post("/games", data={"goal": "standard", "passes": "3", "winnable_only": "1",
+                                "difficulty": "hard", "confirm": "1"})
+    # The board's New game sends no difficulty; without "winnable" it deals any deal.
+    again = client.post("/games", data={"goal": "standard", "passes": "3", "confirm": "1"},
+                        follow_redirects=False)
+    assert "data-winnable-deal" not in client.get(again.headers["location"]).text

@@ -140,7 +140,7 @@ def test_hint_messages_say_what_the_solver_found():
     assert describe_hint(Hint(move, True, "")) == (
         "Hint: remove 5♥ and 8♣. This deal can still be won.")
     assert describe_hint(Hint(Move.draw(), False, "")).startswith(
-        "Hint: draw a card from the stock. No win is possible from here")
+        "This deal can no longer be won. Hint: draw a card from the stock")
     assert "could not decide" in describe_hint(Hint(Move.recycle(), None, ""))
     assert describe_hint(Hint(None, None, "The game is over.")) == "The game is over."
 

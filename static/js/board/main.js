@@ -100,6 +100,7 @@ async function boot() {
   const board = new Board(root, found.record, { canPlay: data ? data.can_play : true,
     notKept: found.notKept });
   if (found.notKept || found.record.steps.length) saved.put(found.record);
+  if (data?.hinted?.length && !found.record.steps.length) board.marked(data.hinted);
   window.pyramidBoard = board;
   listen(board);
   replayEarly(board);

@@ -144,12 +144,17 @@ export class Remote {
     }
     this.local.hints = answer.hints;
     this.record.server.hints = answer.hints;
-    for (const name of answer.hinted) {
+    this.marked(answer.hinted);
+    this.say(withSymbols(answer.message || ""), answer.refused);
+  }
+
+  /** Mark the cards (or the draw or recycle control) a hint points at. */
+  marked(names) {
+    for (const name of names) {
       if (name === "draw" || name === "recycle") this.marks.hintedAction = name;
       else this.marks.hinted.add(name);
     }
     this.draw();
-    this.say(withSymbols(answer.message || ""), answer.refused);
   }
 
   togglePause() {
