@@ -286,26 +286,34 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
         except IllegalMove as exc:
             raise BatchRefused(number, step, str(exc)) from None
 
-    def make() -> GameRecord:
+    def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
         if latest is not None and is_fresh_game_of(latest, deal, variant):
-            abandon_in_progress(session, player_id, keep=latest.id)
-            record = latest
+            abandoned = abandon_in_progress(session, player_id, keep=latest.id)
+            record, created = latest, False
             if challenge and not record.challenge:
                 record.challenge = challenge
         else:
-            abandon_in_progress(session, player_id)
+            abandoned = abandon_in_progress(session, player_id)
             record = create_game(session, player_id, deal, variant.goal, variant.passes,
                                  daily=daily, challenge=challenge, late_daily=late_daily)
+            created = True
         save_position(session, record, game, undos=len(undone), input_id=input_id,
                       untimed_elapsed=untimed_elapsed)
-        return record
+        return record, abandoned, created
 
     try:
         record = _committed_start(session, make)
     except IntegrityError:
         session.rollback()
         raise AlreadyStarted(input_id) from None
+    metrics.moves.inc(len(steps) - len(undone))
+    metrics.undos.inc(len(undone))
+    if untimed_elapsed is not None:
+        metrics.offline_games_synced.inc()
+    if game.status in (GameStatus.WON, GameStatus.LOST):
+        metrics.games_finished.labels(metrics.rules_label(game.goal, game.passes),
+                                      game.status.value).inc()
     return LoadedGame(record, game), Applied(tuple(steps), tuple(undone))
 
 

@@ -15,13 +15,8 @@ from app import odds
 from app.engine import Deal
 from app.store import won_daily
 from app.web import actions, starting
-from app.web.board import (
-    NO_STORE,
-    BoardInputDep,
-    BoardUrls,
-    give_hint,
-    take_input,
-)
+from app.web.boardinput import BoardInputDep, give_hint, take_input
+from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.calendar import calendar_context
 from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep

@@ -11,8 +11,8 @@ sends: a route's template (``/api/games/{game_id}/moves``, never a game's id), a
 a rule set (``standard-3``: two goals times three passes), a search's kind.
 
 Other modules count through the objects here, e.g. ``metrics.offline_games_synced.inc()``
-where games played offline are stored (the offline sync endpoint, when it comes). Counting is
-cheap: an increment under a lock, a few hundred nanoseconds.
+where a game begun without network is stored by its first batch (``actions.start_with_batch``).
+Counting is cheap: an increment under a lock, a few hundred nanoseconds.
 
 **Several worker processes.** uvicorn's ``--workers`` (``WORKERS`` for app.serve) are
 separate processes, and a scrape reaches one of them. With ``PROMETHEUS_MULTIPROC_DIR`` set
@@ -108,8 +108,8 @@ moves = Counter("pyramid_moves", "Moves played (each move of a batch counts).",
                 registry=REGISTRY)
 undos = Counter("pyramid_undos", "Moves taken back.", registry=REGISTRY)
 offline_games_synced = Counter(
-    "pyramid_offline_games_synced", "Games played offline and stored when the browser came "
-    "back (the offline sync endpoint calls offline_games_synced.inc()).", registry=REGISTRY)
+    "pyramid_offline_games_synced", "Games begun without network and stored when the browser "
+    "came back (their first batch, marked offline).", registry=REGISTRY)
 
 # --- the database -----------------------------------------------------------------------------
 db_pool_in_use = _gauge("pyramid_db_pool_connections_in_use",

@@ -25,7 +25,7 @@ from app import odds
 from app.engine import VARIANTS, Deal
 from app.store import preview
 from app.web import assets
-from app.web.board import BoardUrls, render_board
+from app.web.boardpage import BoardUrls, render_board
 from app.web.deps import PlayerDep
 from app.web.links import path_for
 from app.web.starting import today

@@ -31,13 +31,8 @@ from app.store import (
     wants_winnable_only,
 )
 from app.web import actions, notice, results, settings_page, solving, starting
-from app.web.board import (
-    NO_STORE,
-    BoardInputDep,
-    BoardUrls,
-    give_hint,
-    take_input,
-)
+from app.web.boardinput import BoardInputDep, give_hint, take_input
+from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.csrf import require_csrf
 from app.web.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError

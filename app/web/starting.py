@@ -29,15 +29,8 @@ from app.store import (
     preview,
 )
 from app.web import actions
-from app.web.board import (
-    NO_STORE,
-    BoardInput,
-    BoardUrls,
-    read_steps,
-    refused_batch,
-    render_board,
-    said_of,
-)
+from app.web.boardinput import BoardInput, read_steps, refused_batch, said_of
+from app.web.boardpage import NO_STORE, BoardUrls, render_board
 from app.web.csrf import require_csrf
 from app.web.errors import PageError
 from app.web.htmx import is_htmx, see_other, wants_json

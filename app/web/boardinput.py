@@ -1,0 +1,231 @@
+"""A board input, read and played: every way in (a card clicked without JavaScript, an
+action, the board's script's batch of steps) parsed here, judged by the engine (``actions``),
+and answered by ``boardpage``.
+
+A batch is what the board's script played with its own engine, made on one version and
+played whole or not at all; a batch sent again (its answer lost) is played once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Form, Request
+from fastapi.responses import Response
+
+from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
+from app.store import GameConflict, LoadedGame, reload
+from app.web import actions, results, solving
+from app.web.boardpage import answer, conflict, refusal, render_board
+from app.web.htmx import wants_json
+from app.web.notice import Notice
+from app.web.params import VersionField
+from app.web.view import describe_hint, describe_played, with_symbols
+
+log = logging.getLogger("pyramid.board")
+
+
+ACTIONS = {"draw": Move.draw, "recycle": Move.recycle}
+
+
+def read_click(game: Game, selected: str | None, card: str | None) -> Move | Notice:
+    """What a click on ``card`` means, with ``selected`` the card already selected: a move
+    for the engine to judge, or what to tell the player (a selection, a deselection, a card
+    that cannot be played).
+
+    The selection lives on the server (the board's form carries it): a lone card that is not
+    a King only becomes the selection; a King, or a second card, is a removal.
+    """
+    if not card:
+        return Notice("Choose a card.", refused=True)
+    try:
+        clicked = Card.parse(card)
+        first = Card.parse(selected) if selected else None
+    except CardError as exc:
+        return Notice(f"That is not a card: {exc}", refused=True)
+    if first == clicked:
+        return Notice(f"{clicked.symbol} is no longer selected.")
+    if first is not None or clicked.is_king:
+        return Move.remove(clicked) if first is None else Move.remove(first, clicked)
+    why_not = game.why_not_free(clicked)
+    if why_not:
+        return refusal(why_not, (clicked,))
+    return Notice(f"{clicked.symbol} selected: choose a card to make 13 with it.",
+                  selected=clicked.name)
+
+
+def read_action(action: str) -> Move | Notice:
+    make = ACTIONS.get(action)
+    return make() if make else Notice(f"Unknown action {action!r}.", refused=True)
+
+
+BATCH_LIMIT = 100
+"""Steps in one batch: far more than a player makes while one answer is on its way."""
+INPUT_ID = r"^[A-Za-z0-9_-]{8,32}:[0-9]{1,9}$"
+MOST_SECONDS = 7 * 24 * 3600
+"""The longest game clock a page may report for moves made without network."""
+"""A batch's id: the tab's own random id, a colon, and the batch's number in that tab."""
+
+
+def read_steps(text: str) -> list[actions.Step] | Notice:
+    """A batch in move notation, space-separated (``5H+8C draw KS undo``)."""
+    words = text.split()
+    if not words or len(words) > BATCH_LIMIT:
+        return Notice(f"A batch holds 1 to {BATCH_LIMIT} inputs.", refused=True)
+    steps: list[actions.Step] = []
+    for word in words:
+        if word.lower() == actions.UNDO:
+            steps.append(actions.UNDO)
+            continue
+        try:
+            steps.append(Move.from_text(word))
+        except MoveError as exc:
+            return Notice(f"That is not a move: {exc}", refused=True)
+    return steps
+
+
+def said_of(done: actions.Applied, game: Game) -> Notice:
+    """What a batch did: its last step."""
+    last = done.steps[-1]
+    if last == actions.UNDO:
+        return Notice(f"Took back: {with_symbols(done.undone[-1].to_text())}.")
+    return Notice(describe_played(last, game))  # type: ignore[arg-type]
+
+
+def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
+    """A batch the engine refused at one step: which, why, and that none of it was played."""
+    cards = exc.step.cards if isinstance(exc.step, Move) else ()
+    told = refusal(exc.why, cards)
+    return Notice(f"{told.message} (Step {exc.number} of {asked}; none of them was played.)",
+                  refused=True, refused_cards=told.refused_cards)
+
+
+def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
+                input_id: str | None) -> Response:
+    """A batch made on another version than the stored one. Sent again after its answer was
+    lost, it finds itself applied and gets the board as it is (200). Otherwise the board as
+    stored now (409), and whose doing that was: this tab's own earlier input, or another tab."""
+    fresh = reload(session, loaded)
+    last = fresh.record.last_input
+    if input_id is not None and last == input_id:
+        return render_board(request, fresh, player_id)
+    mine = input_id is not None and last is not None and (
+        last.split(":", 1)[0] == input_id.split(":", 1)[0])
+    message = (actions.OWN_EARLIER_INPUT if mine else actions.VersionMismatch().args[0])
+    return render_board(request, fresh, player_id, Notice(message, refused=True),
+                        status_code=409)
+
+
+def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, text: str,
+               version: int | None, input_id: str | None,
+               untimed_elapsed: int | None = None) -> Response:
+    """The board's script sends the inputs made while an answer was on its way together, all
+    made on one version: they are played in order, up to the first the engine refuses.
+
+    The script has played each of them with its own engine first: a step the server's engine
+    refuses means the two engines disagree (the shared suite is there so that they never do),
+    and is logged as an error; the answer's moves redraw the page as the server holds it."""
+    if version is None:
+        return answer(request, loaded, player_id,
+                      Notice("A batch of inputs says which version of the game it was made "
+                             "on.", refused=True), status_code=422)
+    if version != loaded.version:
+        return out_of_step(request, session, loaded, player_id, input_id)
+    steps = read_steps(text)
+    if isinstance(steps, Notice):
+        return answer(request, loaded, player_id, steps, status_code=422)
+    try:
+        done = actions.apply(session, loaded, steps, version, input_id, untimed_elapsed)
+        results.remember_par(request, loaded)
+    except actions.BatchRefused as exc:
+        if wants_json(request):
+            log.error("The page's engine and the server's disagree: game %s, step %d of batch "
+                      "%s (%s): %s", loaded.record.id, exc.number, input_id, exc.step, exc.why)
+        return answer(request, loaded, player_id, refused_batch(exc, len(steps)),
+                      status_code=422)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)), status_code=422)
+    except GameConflict:
+        return out_of_step(request, session, loaded, player_id, input_id)
+    return answer(request, loaded, player_id, said_of(done, loaded.game))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardInput:
+    """What a board form sends: a card (with the card already selected, if any), an action,
+    or the script's batch of moves; and the version it was made on."""
+
+    card: str | None = None
+    selected: str | None = None
+    action: str | None = None
+    moves: str | None = None
+    input_id: str | None = None
+    version: int | None = None
+    untimed_elapsed: int | None = None
+    """Set when the batch's moves were made without network: the page's own clock then."""
+    abandon: bool = False
+    """The player has agreed, on the page, to leave their game in progress (a deal page's
+    first input then starts without asking again)."""
+
+
+def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
+                selected: Annotated[str | None, Form(max_length=3)] = None,
+                action: Annotated[str | None, Form(max_length=10)] = None,
+                moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
+                input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
+                version: VersionField = None,
+                offline: Annotated[bool, Form()] = False,
+                elapsed: Annotated[int | None, Form(ge=0, le=MOST_SECONDS)] = None,
+                abandon: Annotated[bool, Form()] = False) -> BoardInput:
+    return BoardInput(card, selected, action, moves, input_id, version,
+                      untimed_elapsed=(elapsed or 0) if offline else None, abandon=abandon)
+
+
+BoardInputDep = Annotated[BoardInput, Depends(board_input)]
+
+
+def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
+               sent: BoardInput) -> Response:
+    card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
+    if card is None and action is None and sent.moves is None and wants_json(request):
+        return answer(request, loaded, player_id, Notice(
+            "Nothing was sent: a card, an action or a batch of moves.", refused=True),
+            status_code=422)
+    if sent.moves is not None:
+        return play_batch(request, session, player_id, loaded, sent.moves, version,
+                          sent.input_id, sent.untimed_elapsed)
+    if version is not None and version != loaded.version:
+        return conflict(request, session, loaded, player_id, actions.VersionMismatch())
+    status = loaded.record.game_status
+    if status.ended:
+        return answer(request, loaded, player_id,
+                      Notice(game_over(status, loaded.game.outcome()), refused=True))
+    read = read_action(action) if action else read_click(loaded.game, selected, card)
+    if isinstance(read, Notice):
+        return answer(request, loaded, player_id, read)
+    try:
+        actions.play(session, loaded, read, expected_version=version)
+        results.remember_par(request, loaded)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc), read.cards))
+    except GameConflict as exc:
+        return conflict(request, session, loaded, player_id, exc)
+    return answer(request, loaded, player_id,
+                  Notice(describe_played(read, loaded.game),
+                         removed=tuple(c.name for c in read.cards)))
+
+
+async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:
+    try:
+        advice, until = await solving.advise(session, loaded, player_id)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)))
+    except solving.SolverBusy as exc:
+        return answer(request, loaded, player_id, Notice(str(exc), refused=True))
+    move = advice.move
+    return answer(request, loaded, player_id, Notice(
+        describe_hint(advice, until),
+        hinted=tuple(card.name for card in move.cards) if move else (),
+        hinted_action=move.op.value if move and not move.cards else None))
