@@ -16,11 +16,12 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
 from app.engine import Card
+from app.odds import today_utc
 from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
 from app.web import notice, results
 from app.web.boarddata import answer_data, page_data
 from app.web.htmx import is_htmx, see_other, wants_json
-from app.web.links import absolute_url, deal_path, path_for
+from app.web.links import absolute_url, deal_path, path_for, rules_query
 from app.web.notice import Notice
 from app.web.templating import templates
 from app.web.view import board_context, with_symbols
@@ -95,7 +96,23 @@ def page_urls(request: Request, record, urls: BoardUrls) -> dict[str, str | None
     return {"play": urls.play, "hint": urls.hint, "undo": urls.undo,
             "pause": of_game("pause"), "resume": of_game("resume"),
             "restart": of_game("restart"), "board": of_game("board"),
-            "new_game": path_for(request, "new_game")}
+            "new_game": path_for(request, "new_game"), **again_urls(request, record)}
+
+
+def again_urls(request: Request, record) -> dict[str, str | None]:
+    """Where "Play this deal again" begins its game on the page (its first batch starts it, as
+    a deal page's does), and the address it shows meanwhile: the deal link; today's deal of
+    the day stays the deal of the day. A custom deal has none: its form starts it."""
+    if record.deal_number is None:
+        return {"again": None, "again_page": None}
+    rules = rules_query(record.variant)
+    if record.daily is not None and record.daily == today_utc():
+        day = {**rules, "day": record.daily.isoformat()}
+        return {"again": path_for(request, "daily_play", query=day),
+                "again_page": path_for(request, "daily", query=rules)}
+    return {"again": path_for(request, "deal_play", query=rules, number=record.deal_number),
+            "again_page": path_for(request, "deal_link", query=rules,
+                                   number=record.deal_number)}
 
 
 def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,

@@ -57,6 +57,8 @@ OPTIONS: dict[str, Option] = {option.name: option for option in (
     Option("sound", "Sound"),
     Option("left_handed", "Left-handed layout"),
     Option("key_hints", "Keyboard hints"),
+    Option("show_clock", "The clock"),
+    Option("show_score", "The score"),
     Option("tips_done", "First-game tips dismissed"),
     Option("difficulty", "Difficulty", DIFFICULTY_CHOICES),
 )}
@@ -81,6 +83,10 @@ class Preferences:
     sound: bool = True
     left_handed: bool = False
     key_hints: bool = True
+    show_clock: bool = True
+    """The game's clock on the board (hidden, the game still keeps its time)."""
+    show_score: bool = True
+    """The live score on the board (hidden, the end still says it)."""
     tips_done: bool = False
     difficulty: str = "any"
     """Of a "winnable deals only" game: "any", or one of ``app.odds.DIFFICULTIES``."""

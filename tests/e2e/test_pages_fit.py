@@ -173,6 +173,7 @@ def test_how_others_did_shows_once_after_a_game_on_a_deal_page(page):
         wait_for_moves(page, count)
     page.wait_for_selector('[data-banner="won"] [data-results] [data-deal-results]',
                            state="attached")
+    page.click("[data-banner-more] > summary")  # the end's details, folded at first
     shown = page.locator("[data-deal-results]:visible")
     expect(shown).to_have_count(1)
     played = page.request.get(f"/deal/{number}").text()
