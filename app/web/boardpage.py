@@ -104,15 +104,17 @@ def again_urls(request: Request, record) -> dict[str, str | None]:
     a deal page's does), and the address it shows meanwhile: the deal link; today's deal of
     the day stays the deal of the day. A custom deal has none: its form starts it."""
     if record.deal_number is None:
-        return {"again": None, "again_page": None}
+        return {"again": None, "again_hint": None, "again_page": None}
     rules = rules_query(record.variant)
     if record.daily is not None and record.daily == today_utc():
         day = {**rules, "day": record.daily.isoformat()}
         return {"again": path_for(request, "daily_play", query=day),
+                "again_hint": path_for(request, "daily_hint", query=day),
                 "again_page": path_for(request, "daily", query=rules)}
-    return {"again": path_for(request, "deal_play", query=rules, number=record.deal_number),
-            "again_page": path_for(request, "deal_link", query=rules,
-                                   number=record.deal_number)}
+    number = record.deal_number
+    return {"again": path_for(request, "deal_play", query=rules, number=number),
+            "again_hint": path_for(request, "deal_hint", query=rules, number=number),
+            "again_page": path_for(request, "deal_link", query=rules, number=number)}
 
 
 def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,

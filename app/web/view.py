@@ -197,6 +197,18 @@ def covered_by(game: Game) -> dict[str, list[str]]:
     return found
 
 
+def tips_done(game: Game) -> dict[str, bool]:
+    """The first game's tips that are done or no longer of use (static/js/board/assist.js
+    tipsDone says the same): "make 13" after a pair, "Kings" after a King or when none is left,
+    the stock's once a card is drawn or the stock is empty."""
+    removals = [move for move in game.moves if move.cards]
+    kings_left = any(card is not None and card.is_king
+                     for card in (*game.pyramid, *game.stock, *game.waste))
+    return {"pairs": any(len(move.cards) == 2 for move in removals),
+            "kings": any(len(move.cards) == 1 for move in removals) or not kings_left,
+            "stock": any(move.op is Op.DRAW for move in game.moves) or not game.stock}
+
+
 def discard_top(game: Game) -> Card | None:
     """The card on top of the removed cards: the last one the last removal took."""
     for move in reversed(game.moves):
@@ -241,6 +253,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "selected": selected,
         "covered_by": covered_by(game),
         "discard_top": discard_top(game),
+        "tips_done": tips_done(game),
         "can_play": owner,
         # A replay marks the cards or the control of a move it points at (the better move),
         # though nothing on it can be played.

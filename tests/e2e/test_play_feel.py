@@ -226,10 +226,15 @@ def test_starting_another_deal_asks_before_abandoning(page):
     page.click("[data-action=continue]")
     page.wait_for_selector("#board[data-game]")
     assert game_id(page) == first
+    # Restart asks on the board itself, and the same deal is there at once; the game left is
+    # abandoned when the new one's first move reaches the server.
     page.click("[data-action=restart]")
-    page.wait_for_selector("[data-confirm-abandon]")
-    page.click("[data-action=abandon]")
+    page.wait_for_selector("[data-ask-leave]:not([hidden])")
+    page.click('[data-ask-leave] [data-answer="yes"]')
     page.wait_for_selector('#board[data-moves="0"]')
+    assert "/deal/42" in page.url
+    page.keyboard.press("d")
+    settled(page)
     assert game_id(page) != first
     response = page.request.get(f"/api/games/{first}")
     assert response.json()["status"] == "abandoned"

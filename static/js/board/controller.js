@@ -4,13 +4,15 @@
  * asks it, and says so in one sentence when there is no network. */
 
 import { Card, Move } from "../engine/index.js";
+import { forcedEnding, hintedMove, playOut, showHelpers, tipsDone } from "./assist.js";
 import { Clock } from "./clock.js";
 import { Marks, drawBoard, drawCounters } from "./draw.js";
 import { Motion, positions } from "./motion.js";
-import { focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
+import { ask, focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
 import { LocalGame, UNDO, stepText } from "./local.js";
 import { Remote } from "./remote.js";
 import * as saved from "./saved.js";
+import { again } from "./start.js";
 import { syncer } from "./sync.js";
 import { cardName, say, sayCount, withSymbols } from "./words.js";
 
@@ -63,9 +65,20 @@ export class Board extends Remote {
   /** One input: played here at once, or said why not. */
   take(input) {
     if (!this.canPlay) return;
+    const kind = input.kind;
+    if (kind !== "finish") this.finishing = null;
     this.motion.land();
     this.marks.clear();
-    const kind = input.kind;
+    if (kind === "finish") {
+      const line = forcedEnding(this.local.game);
+      if (line && !this.finishing) playOut(this, line);
+      return;
+    }
+    if (kind === "play-hint") {
+      const move = hintedMove(this);
+      if (move) this.step(move, input.at);
+      return;
+    }
     if (kind === "pause") return this.togglePause();
     if (this.paused()) return;
     if (kind === "hint") return this.hint();
@@ -121,6 +134,7 @@ export class Board extends Remote {
       return;
     }
     const was = this.local.selected;
+    this.hinted = null;
     const flight = this.flightOf(step);
     const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
@@ -148,6 +162,33 @@ export class Board extends Remote {
     if (!this.local.playing) this.ended();
     // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.
     requestAnimationFrame(() => window.setTimeout(() => syncer.kick(), 0));
+  }
+
+  // --- the same deal again ---------------------------------------------------------------------
+  canRestart() {
+    return this.canPlay && Boolean(this.record.urls?.again);
+  }
+
+  /** Restart: the same deal, begun here at once (asking first if that leaves a game with
+   * moves, which then counts as abandoned); its first batch stores it. */
+  async restart() {
+    const game = this.local;
+    if (game.playing && game.game.moves.length && !(await ask(say("restart_question")))) return;
+    const fresh = again(this.record);
+    this.record = saved.update(this.record, (record) => { record.left = true; });
+    this.finishing = null;
+    this.hinted = null;
+    this.record = fresh;
+    this.local = new LocalGame({ ...fresh, moves: [], hints: 0, undos: 0, status: "playing" });
+    this.clock.set(0, false);
+    this.marks.clear();
+    this.root.querySelector("[data-banner]")?.remove();
+    this.root.dataset.game = "";
+    this.root.dataset.play = fresh.start.url;
+    if (fresh.page) window.history.replaceState(null, "", fresh.page);
+    this.draw();
+    this.say("");
+    this.motion.deal();
   }
 
   /** Which flight `step` makes, and its cards (read after the step, for those it reveals). */
@@ -187,6 +228,8 @@ export class Board extends Remote {
     document.documentElement.dataset.inputs = String(this.record.steps.length);
     keepFocus(this.root, focused);
     roving(this.root);
+    showHelpers(this);
+    tipsDone(this.root, this.local.game);
   }
 
   say(text, refused = false) {

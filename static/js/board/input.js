@@ -57,7 +57,7 @@ export function listen(board) {
 
   document.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || !playableBoard()) return;
-    const control = event.target.closest?.("#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled])");
+    const control = event.target.closest?.("#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled]), #board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
     if (!control) return;
     const input = inputFor(control);
     if (!input) return;
@@ -73,9 +73,17 @@ export function listen(board) {
   document.addEventListener("click", (event) => {
     const form = event.target.closest?.("#board[data-play] [data-board-form]");
     if (form && event.detail > 0) event.preventDefault();
+    const helper = event.target.closest?.("#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
+    if (helper && event.detail === 0) board.take(inputFor(helper));
   }, true);
   document.addEventListener("submit", (event) => {
     const form = event.target;
+    if (form.matches?.("#board[data-play] form") && form.querySelector('[data-action="restart"]')
+        && board.canRestart()) {
+      event.preventDefault();  // the same deal again, here and now
+      board.restart();
+      return;
+    }
     if (!form.matches?.("#board[data-play] [data-board-form]")) return;
     event.preventDefault();
     const submitter = event.submitter || form.querySelector("button");
@@ -213,4 +221,24 @@ export function keepFocus(root, was) {
   }
   best = best || root.querySelector("[data-action]:not([disabled])");
   best?.focus({ preventScroll: true });
+}
+
+/** Ask the player a yes-or-no question on the page (the board's [data-ask-leave] box), as the
+ * server's pages ask before a game is left. @returns {Promise<boolean>} */
+export function ask(text) {
+  const box = document.querySelector("[data-ask-leave]");
+  if (!box) return Promise.resolve(true);
+  box.querySelector("[data-ask-text]").textContent = text;
+  box.hidden = false;
+  box.querySelector('[data-answer="yes"]').focus();
+  return new Promise((resolve) => {
+    const answered = (event) => {
+      const answer = event.target.closest("[data-answer]")?.getAttribute("data-answer");
+      if (!answer) return;
+      box.hidden = true;
+      box.removeEventListener("click", answered);
+      resolve(answer === "yes");
+    };
+    box.addEventListener("click", answered);
+  });
 }

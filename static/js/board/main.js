@@ -10,7 +10,7 @@
 import { Variant } from "../engine/index.js";
 import { Board } from "./controller.js";
 import { showEnding } from "./ending.js";
-import { listen, replayEarly } from "./input.js";
+import { ask, listen, replayEarly } from "./input.js";
 import * as saved from "./saved.js";
 import { fromAddress, fromPage, inProgress } from "./start.js";
 import { syncer } from "./sync.js";
@@ -54,27 +54,15 @@ function nameTheGame(root, record) {
 }
 
 /** Ask before a game begun here leaves the game in progress (it counts as abandoned). */
-function askToLeave(record) {
+async function askToLeave(record) {
   const left = saved.get(record.leaves);
-  const ask = document.querySelector("[data-ask-leave]");
-  if (!left || !ask) return Promise.resolve(true);
-  ask.hidden = false;
-  ask.querySelector("[data-ask-text]").textContent = say("abandon_question");
-  return new Promise((resolve) => {
-    ask.addEventListener("click", (event) => {
-      const answer = event.target.closest("[data-answer]")?.getAttribute("data-answer");
-      if (!answer) return;
-      ask.hidden = true;
-      if (answer === "yes") {
-        left.left = true;
-        saved.put(left);
-        resolve(true);
-      } else {
-        window.location.assign(left.id ? left.urls.board || `/games/${left.id}` : left.page);
-        resolve(false);
-      }
-    });
-  });
+  if (!left) return true;
+  if (await ask(say("abandon_question"))) {
+    saved.update(left, (kept) => { kept.left = true; });
+    return true;
+  }
+  window.location.assign(left.id ? left.urls.board || `/games/${left.id}` : left.page);
+  return false;
 }
 
 async function boot() {

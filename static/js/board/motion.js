@@ -52,6 +52,11 @@ export class Motion {
     this.flights = new Set();
   }
 
+  /** Once every flight now in the air has landed. */
+  settled() {
+    return Promise.all([...this.flights].map((flight) => flight.finished.catch(() => null)));
+  }
+
   /** Land every flight now (the next input, or a redraw, must not wait for one). */
   land() {
     for (const flight of [...this.flights]) flight.finish();

@@ -144,6 +144,7 @@ export class Remote {
     }
     this.local.hints = answer.hints;
     this.record.server.hints = answer.hints;
+    this.hinted = answer.refused ? null : answer.hinted;
     this.marked(answer.hinted);
     this.say(withSymbols(answer.message || ""), answer.refused);
   }

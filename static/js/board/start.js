@@ -12,6 +12,7 @@
  * address says what to show: a game kept here, a deal, the deal of the day, a new game. */
 
 import { Deal, GameStatus } from "../engine/index.js";
+import { dealOf } from "./local.js";
 import * as saved from "./saved.js";
 import { afterSteps } from "./sync.js";
 
@@ -137,4 +138,16 @@ export function fromAddress(shell) {
     return { record: begun(Deal.fromNumber(BigInt(deal)), goal, passes, { startUrl, daily: day }) };
   }
   return { missing: "needs_network" };
+}
+
+/** The same deal again, begun on this device at once (Restart, or "Play this deal again"):
+ * stored by its first batch at the game's `again` address, leaving the game it restarts. */
+export function again(record) {
+  const { again: startUrl, again_hint: hint, again_page: page } = record.urls;
+  const fresh = begun(dealOf(record.deal), record.goal, record.passes,
+    { startUrl, daily: record.daily, page });
+  fresh.start = { url: startUrl, hint, abandon: true };
+  fresh.urls = { again: startUrl, again_hint: hint, again_page: page };
+  fresh.leaves = record.key;
+  return fresh;
 }

@@ -40,6 +40,7 @@ const ENGLISH = {
   not_on_device: "This game is not on this device, and the network is not there to fetch it.",
   play_offline: "Play a game meanwhile",
   abandon_question: "Your game in progress would count as abandoned. Start this one anyway?",
+  restart_question: "Start this deal again? This game would count as abandoned.",
 };
 
 let own = null;
