@@ -49,8 +49,8 @@ def banner_fits(page, size: str) -> None:
     banner = page.locator("[data-banner]").bounding_box()
     toggle = page.locator("[data-banner-toggle]").bounding_box()
     assert banner["y"] >= 0, banner  # its top, "You won!" or "Game over", on the screen
-    assert 0 <= toggle["y"] and toggle["y"] + toggle["height"] <= height, toggle
-    assert 0 <= toggle["x"] and toggle["x"] + toggle["width"] <= width, toggle
+    assert toggle["y"] >= 0 and toggle["y"] + toggle["height"] <= height, toggle
+    assert toggle["x"] >= 0 and toggle["x"] + toggle["width"] <= width, toggle
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # never sideways
 
 
@@ -135,7 +135,7 @@ def test_a_removed_card_flies_to_the_removed_pile(browser, server):
         assert all(tag == "SPAN" and hidden == "true" for _, _, tag, hidden in seen)
         tops = [top for _, top, _, _ in seen]
         assert tops == sorted(tops) and len(set(tops)) >= 3  # moving, frame after frame
-        assert source["y"] - 1 <= tops[0] and tops[-1] <= pile["y"] + 1  # from its place to the pile
+        assert source["y"] - 1 <= tops[0] and tops[-1] <= pile["y"] + 1  # place to pile
         page.wait_for_function("() => !document.querySelector('.card.flying')")
         assert page.locator('[data-top="discard"] [data-card="KD"]').count() == 1
     finally:
