@@ -73,7 +73,8 @@ def shell_files() -> list[str]:
 
 def precache(request: HTTPConnection) -> list[str]:
     """What the service worker keeps at install: the shell's files and pages."""
-    pages = [str(request.app.url_path_for(name)) for name in ("offline_shell", "home", "rules")]
+    pages = [str(request.app.url_path_for(name))
+             for name in ("offline_shell", "home", "rules", "learn")]
     return [url(path) for path in shell_files()] + pages + [
         str(request.app.url_path_for("manifest"))]
 

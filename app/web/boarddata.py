@@ -52,7 +52,7 @@ def answer_data(record: Any, game: Game, *, elapsed: int, running: bool,
 
 def page_data(record: Any, game: Game, *, elapsed: int, running: bool, paused: bool,
               can_play: bool, urls: dict[str, str | None],
-              said: Notice | None = None) -> dict[str, Any]:
+              said: Notice | None = None, learn: bool = False) -> dict[str, Any]:
     """Everything the board's script starts from: the deal, the rules, the moves, the clock and
     where each input goes (``urls``: play, hint, undo, pause, resume, restart, the page); and
     what the page says, with the cards it marks (``said``: a try again's better move)."""
@@ -63,6 +63,7 @@ def page_data(record: Any, game: Game, *, elapsed: int, running: bool, paused: b
         "passes": game.passes,
         "paused": paused,
         "can_play": can_play,
+        "learn": learn,  # a guided game played on the page alone, never stored
         "daily": record.daily.isoformat() if getattr(record, "daily", None) else None,
         "urls": urls,
     }

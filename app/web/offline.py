@@ -100,6 +100,23 @@ def offline_shell(request: Request, player_id: PlayerDep) -> Response:
     return response
 
 
+LEARN_DEAL = 617
+"""Learn in a minute: a deal whose bottom row has a pair (8♦ and 5♥) and a King (K♦) free."""
+
+
+@router.get("/learn", name="learn")
+def learn(request: Request, player_id: PlayerDep) -> Response:
+    """A short guided game on a fixed deal: a pair, a King, a draw, a recycle, each pointed at
+    on the board. Played on the page alone (nothing is stored, nothing counts); skippable. It
+    needs no network: the worker keeps it."""
+    shown = preview(player_id, Deal.from_number(LEARN_DEAL), "standard", 3)
+    urls = BoardUrls(play=path_for(request, "learn"), hint=path_for(request, "learn"))
+    response = render_board(request, shown, player_id, urls=urls,
+                            extras={"learn": True, "skip_url": path_for(request, "home")})
+    response.headers.update(NEVER_KEPT)
+    return response
+
+
 @router.get("/api/offline-pack", name="offline_pack")
 def offline_pack() -> JSONResponse:
     """The deals of the day of today and the next days, and proven-winnable deals, for each

@@ -24,8 +24,9 @@ function cue(what) {  // a sound for a move, a refusal or a win (sound.js decide
 
 export class Board extends Remote {
   /** @param {HTMLElement} root #board @param {object} record saved.js's record */
-  constructor(root, record, { canPlay = true, notKept = 0 } = {}) {
+  constructor(root, record, { canPlay = true, notKept = 0, practice = false } = {}) {
     super();
+    this.practice = practice;
     this.root = root;
     this.record = record;
     this.canPlay = canPlay;
@@ -141,12 +142,14 @@ export class Board extends Remote {
     if (this.local.game.moves.length === 1 && step !== UNDO) this.clock.start();
     if (!this.local.playing) this.clock.stop();
     const offline = syncer.offline || !navigator.onLine;
-    this.record = saved.update(this.record, (record) => {
-      if (offline) record.timed = false;
-      record.steps.push({ text: stepText(step), offline });
-      record.elapsed = this.clock.seconds();
-      record.ended = this.local.playing ? null : this.local.status.value;
-    });
+    if (!this.practice) {  // a guided game is played on the page alone: kept nowhere
+      this.record = saved.update(this.record, (record) => {
+        if (offline) record.timed = false;
+        record.steps.push({ text: stepText(step), offline });
+        record.elapsed = this.clock.seconds();
+        record.ended = this.local.playing ? null : this.local.status.value;
+      });
+    }
     this.draw();
     this.motion.step(flight.kind, flight.cards(), before);
     if (this.local.status.value === "won") {
@@ -160,8 +163,16 @@ export class Board extends Remote {
     cue(step === UNDO ? "undo" : this.local.status.value === "won" ? "win" : step.toText());
     this.painted(at);
     if (!this.local.playing) this.ended();
+    this.afterStep?.(step);
+    if (this.practice) return;
     // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.
     requestAnimationFrame(() => window.setTimeout(() => syncer.kick(), 0));
+  }
+
+  /** Draw every card left in the stock, one after another (the guided game's "Draw the
+   * rest"). */
+  playOutStock() {
+    playOut(this, Array.from(this.local.game.stock, () => Move.draw()));
   }
 
   // --- the same deal again ---------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { Variant } from "../engine/index.js";
 import { Board } from "./controller.js";
 import { showEnding } from "./ending.js";
 import { ask, listen, replayEarly } from "./input.js";
+import { teach } from "./learn.js";
 import * as saved from "./saved.js";
 import { fromAddress, fromPage, inProgress } from "./start.js";
 import { syncer } from "./sync.js";
@@ -85,17 +86,19 @@ async function boot() {
     root.removeAttribute("data-shell");
   }
   if (!root.hasAttribute("data-play")) return;  // someone else's game, or a replay
+  const practice = Boolean(data?.learn);
   const board = new Board(root, found.record, { canPlay: data ? data.can_play : true,
-    notKept: found.notKept });
-  if (found.notKept || found.record.steps.length) saved.put(found.record);
+    notKept: found.notKept, practice });
+  if (!practice && (found.notKept || found.record.steps.length)) saved.put(found.record);
   if (data?.hinted?.length && !found.record.steps.length) board.marked(data.hinted);
   window.pyramidBoard = board;
   listen(board);
+  if (practice) teach(board);
   replayEarly(board);
   window.addEventListener("pyramid:ended", () => showEnding(board));
   if (!board.local.playing) showEnding(board);
   else if (!board.local.game.moves.length) board.motion.deal();
-  board.lookAgain();  // a page kept by the browser may be older than the game
+  if (!practice) board.lookAgain();  // a page kept by the browser may be older than the game
   syncer.kick();
   // Another tab or device may move this game: look again when the page comes back in view.
   document.addEventListener("visibilitychange", () => {

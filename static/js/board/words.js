@@ -9,6 +9,12 @@
 
 const ENGLISH = {
   free_card: "{card}, free",
+  learn_pair: "Two uncovered cards that make 13 leave together: tap the 8 of diamonds, then the 5 of hearts (Jack 11, Queen 12).",
+  learn_king: "A King is 13 on its own: tap the King of diamonds.",
+  learn_draw: "No pair on the board? Draw: tap the stock, or press D. Its card and the waste's top card pair up too.",
+  learn_rest: "Draw the rest of the stock to see what happens when it runs out.",
+  learn_recycle: "The stock is empty: tap Recycle to turn the waste over for the next pass (this deal allows three).",
+  learn_done: "That is all there is: clear the pyramid to win. Your first real game is one tap away.",
   row: "Row {row} of 7",
   selected: "{card} selected: choose a card to make 13 with it.",
   deselected: "{card} is no longer selected.",
