@@ -31,11 +31,15 @@ from app.engine import Deal, Game
 from app.engine.solver import solve
 
 WATCH = """() => {
-  window.frameGaps = []; window.pressFrames = [];
+  window.frameGaps = []; window.pressFrames = []; if (window.SOUND_OFF) document.documentElement.dataset.sound = "off";
   let last = null;
   const tick = (now) => {
     const flying = document.querySelector('.card.flying');
-    if (last !== null && flying) window.frameGaps.push(now - last);
+    if (last !== null && flying) {
+      window.frameGaps.push(now - last);
+      window.frameMoves = window.frameMoves || [];
+      window.frameMoves.push(document.getElementById('board').dataset.moves);
+    }
     last = now;
     requestAnimationFrame(tick);
   };
@@ -75,6 +79,7 @@ def main() -> None:
                 page.wait_for_function("() => !!window.pyramidBoard")
                 cdp = context.new_cdp_session(page)
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.rate})
+                page.evaluate("() => { window.SOUND_OFF = true; }") if os.environ.get("SOUND_OFF") else None
                 page.evaluate(WATCH)
                 for number, move in enumerate(line, start=1):
                     page.wait_for_function("() => !document.querySelector('.card.flying')",
@@ -91,6 +96,7 @@ def main() -> None:
                                        polling=100)
                 settled(page)
                 gaps = page.evaluate("window.frameGaps")
+                moves_at = page.evaluate("window.frameMoves")
                 feel = page.evaluate("window.pyramidFeel")
                 browser.close()
         finally:
@@ -99,6 +105,9 @@ def main() -> None:
     print(f"frames while cards fly, CPU slowed {args.rate:g}x: median "
           f"{statistics.median(gaps):.1f} ms, p95 {percentile(gaps, .95):.1f} ms, worst "
           f"{max(gaps):.1f} ms ({len(gaps)} frames, {len(line)} inputs)")
+    slow = sorted(((gap, index) for index, gap in enumerate(gaps) if gap > 34), reverse=True)
+    print(f"frames over 34 ms: {len(slow)} ("
+          + ", ".join(f"{gap:.0f} ms at move {moves_at[index]}" for gap, index in slow[:5]) + ")")
     print(f"press to painted, same run: median {statistics.median(feel):.1f} ms, p95 "
           f"{percentile(feel, .95):.1f} ms, worst {max(feel):.1f} ms")
     print(speed_line())

@@ -237,7 +237,11 @@ export class Board extends Remote {
     drawBoard(this.root, this.local, this.marks, { canPlay: this.canPlay });
     drawCounters(this.local, this.clock.seconds());
     document.documentElement.dataset.inputs = String(this.record.steps.length);
-    keepFocus(this.root, focused);
+    // Where the focus goes when its card left is measured in the next frame, when the page is
+    // laid out anyway: measured now, it would lay the page out twice.
+    if (focused && !this.root.contains(document.activeElement)) {
+      requestAnimationFrame(() => keepFocus(this.root, focused));
+    }
     roving(this.root);
     showHelpers(this);
     tipsDone(this.root, this.local.game);
