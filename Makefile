@@ -2,15 +2,19 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+LOCALE := app/locale
+CATALOGS := $(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po)
 
-.PHONY: run test test-deploy lint bench bench-stats bench-load bench-play fuzz e2e-repeat venv \
+.PHONY: run test test-deploy lint catalogs catalogs-compile bench bench-stats bench-load bench-play fuzz e2e-repeat venv \
 	venv-test clean
 
-# What playing needs: the app and its dependencies (the C core built by pip).
-$(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/*.h)
+# What playing needs: the app and its dependencies (the C core built by pip), and the
+# language catalogs compiled.
+$(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/*.h) $(CATALOGS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/pybabel -q compile -d $(LOCALE) -D messages
 	touch $@
 
 # And what the tests and benches need beside it (pyproject's test extras: pytest, ruff,
@@ -26,6 +30,20 @@ venv-test: $(BIN)/.installed-test
 # `make run PORT=8080`; see docs/deploy.md.
 run: venv
 	$(BIN)/python -m app.serve
+
+# The words (docs/languages.md): every text marked for translation extracted into
+# $(LOCALE)/messages.pot, and each language's messages.po updated from it (new texts appear
+# untranslated; tests/i18n fails until they are translated). catalogs-compile makes the .mo
+# files the app loads (the install does it too; an edited .po is compiled in memory).
+catalogs: venv
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k counted:1,2 --add-comments=TRANSLATORS: \
+		--add-location=file --sort-by-file --project=Pyramid --version=1 \
+		--copyright-holder="Pyramid's authors" -o $(LOCALE)/messages.pot .
+	$(BIN)/pybabel -q update -i $(LOCALE)/messages.pot -d $(LOCALE) -D messages \
+		--no-fuzzy-matching --ignore-obsolete
+
+catalogs-compile: venv
+	$(BIN)/pybabel compile -d $(LOCALE) -D messages --statistics
 
 lint: venv-test
 	$(BIN)/ruff check .

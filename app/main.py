@@ -50,6 +50,7 @@ from app.web import (
 )
 from app.web.csrf import require_csrf
 from app.web.firstpaint import FirstPaint
+from app.web.i18n import LanguageMiddleware
 from app.web.observe import Observe
 from app.web.player import PlayerCookie
 from app.web.security import (
@@ -223,6 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
     app.add_middleware(SendDeadline, seconds=settings.send_timeout_seconds)
+    app.add_middleware(LanguageMiddleware)  # the request's language, before any answer is written
     handlers.install(app)
 
     # Before the routers, so it wins over any older /healthz route among them.

@@ -1,17 +1,19 @@
 """The player's preferences on the first paint: read once per page, drawn on ``<html>``.
 
-Every page's ``<html>`` carries the player's theme, felt, card back, card size, motion, sound,
-hand and keyboard hints as ``data-*`` attributes (templates/base.html), and the stylesheet
+Every page's ``<html>`` carries the player's language (``lang``, ``app.web.i18n``), and their
+theme, felt, card back, card size, motion, sound, hand and keyboard hints as ``data-*``
+attributes (templates/base.html), and the stylesheet
 (static/css/themes.css) does the rest. The server writes them into the page's very first
 byte of markup, so the browser never paints the default theme first and then the player's,
 and no script is needed to apply them.
 
 ``FirstPaint``, a pure ASGI middleware inside the player cookie's, reads them for each page
 request (a GET that is not for a static file, the JSON API, or an htmx fragment: a fragment
-lands in a page that already has them), with one query on a worker thread, into
-``request.state``. A player without a cookie yet has no preferences and no games, so costs no
-query. Should the read fail, the page is drawn with the defaults: a theme is never worth an
-error page (the route will meet a database that is down on its own terms).
+lands in a page that already has them; or a form a browser posts as a navigation), with one query on
+a worker thread, into ``request.state``. A player without a cookie yet has no preferences and
+no games, so costs no query. Should the read fail, the page is drawn with the defaults: a
+theme is never worth an error page (the route will meet a database that is down on its own
+terms).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.store import PageFacts, page_facts
+from app.web import i18n
 from app.web.preferences import Preferences
 from app.web.threads import in_thread
 
@@ -57,11 +60,19 @@ UNKNOWN = Shown(Preferences(), tips=False, known=False)
 
 
 def is_page_request(scope: Scope) -> bool:
-    if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+    """A request whose answer may be a whole page: a GET of one, or a form the browser posts
+    as a navigation (``Sec-Fetch-Dest: document``: a form sent without a script, which a page
+    such as "Abandon your game?" may answer). Never a script's request: an htmx fragment lands
+    in a page that has the preferences, a JSON answer needs none, and the language of either
+    comes with it (``app.web.i18n.HEADER``)."""
+    if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD", "POST"):
         return False
     if scope["path"].startswith(NOT_PAGES):
         return False
-    return "hx-request" not in Headers(scope=scope)
+    headers = Headers(scope=scope)
+    if "hx-request" in headers:
+        return False
+    return scope["method"] != "POST" or headers.get("sec-fetch-dest") == "document"
 
 
 class FirstPaint:
@@ -73,7 +84,9 @@ class FirstPaint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if is_page_request(scope):
             state = scope.setdefault("state", {})
-            state[STATE_KEY] = await self.shown(scope, state)
+            state[STATE_KEY] = shown = await self.shown(scope, state)
+            # The player's own language before what the browser asks (app/web/i18n.py).
+            i18n.use(shown.preferences.language)
         await self.app(scope, receive, send)
 
     @staticmethod

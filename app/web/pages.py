@@ -30,7 +30,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, notice, results, settings_page, solving, starting
+from app.web import actions, i18n, notice, results, rulestext, settings_page, solving, starting
 from app.web.boardinput import BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.csrf import require_csrf
@@ -287,17 +287,30 @@ KEY = re.compile(r"<code>(Tab|Enter|Space|Esc|[A-Z])</code>")
 """A key named in the rules (`D`): drawn as a key."""
 
 
-@lru_cache(maxsize=1)
 def rules_html() -> str:
-    """docs/RULES.md, the project's own copy of the rules, as HTML (rendered once)."""
+    """docs/RULES.md, the project's own copy of the rules, as HTML in the request's language
+    (``app.web.rulestext``: each piece through the catalogs)."""
+    return _rules_html(i18n.current())
+
+
+@lru_cache(maxsize=len(i18n.LANGUAGES))
+def _rules_html(language: str) -> str:
     text = (DOCS / "RULES.md").read_text(encoding="utf-8")
-    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    # Each section an anchor (/rules#difficulty): its title in lower case, words joined by -.
-    html = re.sub(r"<h2>(.*?)</h2>", lambda m: '<h2 id="{}">{}</h2>'.format(
-        re.sub(r"[^a-z0-9]+", "-", m.group(1).lower()).strip("-"), m.group(1)), html)
+    with i18n.speaking(language):
+        html = _markdown(rulestext.translated(text, i18n.gettext))
+    # Each section an anchor (/rules#difficulty): its English title in lower case, words
+    # joined by -, so a link to a section finds it in every language.
+    anchors = iter(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+                   for title in re.findall(r"<h2>(.*?)</h2>", _markdown(text)))
+    html = re.sub(r"<h2>(.*?)</h2>",
+                  lambda m: f'<h2 id="{next(anchors)}">{m.group(1)}</h2>', html)
     # A table column's alignment as a class: the Content-Security-Policy allows no style="…".
     html = re.sub(r' style="text-align:(left|right|center)"', r' class="align-\1"', html)
     return drawings(KEY.sub(r"<kbd>\1</kbd>", html))
+
+
+def _markdown(text: str) -> str:
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 
 def drawings(html: str) -> str:

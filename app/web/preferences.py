@@ -19,6 +19,9 @@ from typing import Any
 
 from app.odds import DIFFICULTIES
 from app.store import Choice
+from app.web.i18n import LANGUAGES, LazyProxy, _l
+from app.web.i18n import gettext as _
+from app.web.names import difficulty_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +29,9 @@ class Option:
     """One thing a player can choose: among named ``choices``, or on/off (``choices`` None)."""
 
     name: str
-    label: str
-    choices: Mapping[str, str] | None = None
+    label: str | LazyProxy
+    """What the Settings page calls it (translated each time it is read)."""
+    choices: Mapping[str, str | LazyProxy] | None = None
     """Value -> what the Settings page calls it, in the page's order."""
 
     @property
@@ -36,31 +40,41 @@ class Option:
 
     def refusal(self) -> str:
         if self.choices is None:
-            return f"{self.label}: choose on or off."
-        names = list(self.choices.values())
-        return f"{self.label}: choose {', '.join(names[:-1])} or {names[-1]}."
+            return _("%(setting)s: choose on or off.", setting=self.label)
+        names = [str(name) for name in self.choices.values()]
+        return _("%(setting)s: choose %(choices)s or %(last)s.", setting=self.label,
+                 choices=", ".join(names[:-1]), last=names[-1])
 
 
-THEMES = {"light": "Light", "dark": "Dark", "contrast": "High contrast"}
-FELTS = {"green": "Green", "blue": "Blue", "red": "Burgundy", "teal": "Teal", "grey": "Charcoal"}
-BACKS = {"lattice": "Blue lattice", "rosette": "Red rosette", "pyramid": "Gold pyramids"}
-MOTIONS = {"auto": "As my device asks", "full": "Full", "reduced": "Reduced", "none": "None"}
-DIFFICULTY_CHOICES = {"any": "Any difficulty", **{d.value: d.label for d in DIFFICULTIES}}
+THEMES = {"light": _l("Light"), "dark": _l("Dark"), "contrast": _l("High contrast")}
+FELTS = {"green": _l("Green"), "blue": _l("Blue"), "red": _l("Burgundy"), "teal": _l("Teal"),
+         "grey": _l("Charcoal")}
+BACKS = {"lattice": _l("Blue lattice"), "rosette": _l("Red rosette"),
+         "pyramid": _l("Gold pyramids")}
+MOTIONS = {"auto": _l("As my device asks"), "full": _l("Full"), "reduced": _l("Reduced"),
+           "none": _l("None")}
+LANGUAGE_CHOICES = {code: language.name for code, language in LANGUAGES.items()}
+"""BCP 47 code -> the language's own name. Not choosing (``""``, the default) follows the
+browser's Accept-Language."""
+DIFFICULTY_CHOICES = {"any": _l("Any difficulty"),
+                      **{d.value: LazyProxy(difficulty_label, d, enable_cache=False)
+                         for d in DIFFICULTIES}}
 """What "Winnable deals only" may ask for (the new-game form remembers it)."""
 
 OPTIONS: dict[str, Option] = {option.name: option for option in (
-    Option("theme", "Theme", THEMES),
-    Option("felt", "Felt", FELTS),
-    Option("back", "Card back", BACKS),
-    Option("large_cards", "Larger cards"),
-    Option("motion", "Animations", MOTIONS),
-    Option("sound", "Sound"),
-    Option("left_handed", "Left-handed layout"),
-    Option("key_hints", "Keyboard hints"),
-    Option("show_clock", "The clock"),
-    Option("show_score", "The score"),
-    Option("tips_done", "First-game tips dismissed"),
-    Option("difficulty", "Difficulty", DIFFICULTY_CHOICES),
+    Option("language", _l("Language"), LANGUAGE_CHOICES),
+    Option("theme", _l("Theme"), THEMES),
+    Option("felt", _l("Felt"), FELTS),
+    Option("back", _l("Card back"), BACKS),
+    Option("large_cards", _l("Larger cards")),
+    Option("motion", _l("Animations"), MOTIONS),
+    Option("sound", _l("Sound")),
+    Option("left_handed", _l("Left-handed layout")),
+    Option("key_hints", _l("Keyboard hints")),
+    Option("show_clock", _l("The clock")),
+    Option("show_score", _l("The score")),
+    Option("tips_done", _l("First-game tips dismissed")),
+    Option("difficulty", _l("Difficulty"), DIFFICULTY_CHOICES),
 )}
 FORM_OPTIONS = tuple(name for name in OPTIONS if name not in ("tips_done", "difficulty"))
 """What the Settings page's form sets (the tips are dismissed on the board, the difficulty
@@ -74,6 +88,8 @@ OFF = frozenset({"off", "false", "0", "no", ""})
 class Preferences:
     """A player's preferences; the defaults are what a new player gets."""
 
+    language: str = ""
+    """A code of ``LANGUAGE_CHOICES``, or "" for the browser's language."""
     theme: str = "light"
     felt: str = "green"
     back: str = "lattice"
@@ -119,6 +135,8 @@ class Preferences:
             elif sent is not None:
                 if option.choices and sent in option.choices:
                     values[name] = sent
+                elif name == "language":
+                    values[name] = ""  # a language we don't have: the browser's, no error
                 else:
                     refused[name] = option.refusal()
         if refused:

@@ -4,16 +4,36 @@ from __future__ import annotations
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
-from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, Goal, passes_text
+from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, Goal
 from app.settings import PROJECT_DIR
-from app.web import assets
+from app.web import assets, i18n, names
 from app.web.csrf import csrf_field, csrf_token
+from app.web.dates import format_day, format_moment, weekday_names
 from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
 from app.web.numbers import format_number
 from app.web.view import doing_move, format_duration, pyramid_rows
+from app.web.words import page_words
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
+templates.env.add_extension("jinja2.ext.i18n")
+# Words: {% trans %}...{% endtrans %} and _("..."), in the request's language (app/web/i18n.py).
+# Newstyle: placeholders are %(name)s, filled after translating and escaped like any value.
+templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+    lambda message: i18n.translations(i18n.current()).gettext(message),
+    lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(singular, plural, n),
+    newstyle=True,
+    pgettext=lambda context, message: i18n.translations(i18n.current()).pgettext(context,
+                                                                               message),
+    npgettext=lambda context, singular, plural, n: i18n.translations(
+        i18n.current()).npgettext(context, singular, plural, n))
+templates.env.policies["ext.i18n.trimmed"] = True
+templates.env.globals["language"] = i18n.current_language
+templates.env.globals["LANGUAGES"] = i18n.LANGUAGES
+templates.env.globals["weekday_names"] = weekday_names
+templates.env.globals["page_words"] = page_words
+templates.env.filters["day"] = format_day
+templates.env.filters["moment"] = format_moment
 templates.env.filters["duration"] = format_duration
 templates.env.filters["doing"] = doing_move
 # Every number a page shows: scores, counts, percentages (app/web/numbers.py).
@@ -34,4 +54,9 @@ templates.env.globals["GOALS"] = tuple(Goal)
 templates.env.globals["PASS_CHOICES"] = PASS_CHOICES
 templates.env.globals["VARIANTS"] = VARIANTS
 templates.env.globals["FULL_DECK"] = FULL_DECK
-templates.env.globals["passes_text"] = passes_text
+# The game's things by name, in the player's language (app/web/names.py): a page never shows
+# the engine's English labels.
+templates.env.globals["passes_text"] = names.passes_text
+for _name in ("card_name", "goal_label", "goal_won_when", "passes_text", "variant_label",
+              "variant_title", "difficulty_label", "status_label"):
+    templates.env.filters[_name] = getattr(names, _name)
