@@ -31,7 +31,8 @@ from app.engine import Deal, Game
 from app.engine.solver import solve
 
 WATCH = """() => {
-  window.frameGaps = []; window.pressFrames = []; if (window.SOUND_OFF) document.documentElement.dataset.sound = "off";
+  window.frameGaps = []; window.pressFrames = [];
+  if (window.SOUND_OFF) document.documentElement.dataset.sound = "off";
   let last = null;
   const tick = (now) => {
     const flying = document.querySelector('.card.flying');
@@ -79,7 +80,8 @@ def main() -> None:
                 page.wait_for_function("() => !!window.pyramidBoard")
                 cdp = context.new_cdp_session(page)
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.rate})
-                page.evaluate("() => { window.SOUND_OFF = true; }") if os.environ.get("SOUND_OFF") else None
+                if os.environ.get("SOUND_OFF"):
+                    page.evaluate("() => { window.SOUND_OFF = true; }")
                 page.evaluate(WATCH)
                 for number, move in enumerate(line, start=1):
                     page.wait_for_function("() => !document.querySelector('.card.flying')",

@@ -91,9 +91,14 @@ async function pack(request) {
   }
 }
 
-// A page may ask which release serves it (the browser tests do).
+// A page may ask which release serves it (the browser tests do), and says when the player's
+// language or look changed: the pages kept at install are fetched again, as now drawn.
 self.addEventListener("message", (event) => {
   if (event.data === "release?") event.source.postMessage({ release: RELEASE });
+  if (event.data === "pages-changed") {
+    const pages = PRECACHE.filter((path) => !path.startsWith("/assets/"));
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(pages)).catch(() => {}));
+  }
 });
 
 self.addEventListener("fetch", (event) => {

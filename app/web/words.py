@@ -27,10 +27,11 @@ from typing import Any
 
 from markupsafe import Markup
 
+from app.engine import VARIANTS
 from app.web import i18n
 from app.web.i18n import Counted, LazyProxy, _l, counted
 from app.web.i18n import gettext as _
-from app.web.names import SUIT_TEMPLATES, rank_word
+from app.web.names import SUIT_TEMPLATES, rank_word, variant_title
 
 SENTENCES = {
     "free_card": _l("%(card)s, free"),
@@ -55,7 +56,6 @@ SENTENCES = {
     "drew": _l("Drew %(card)s; %(next)s is the stock's card now."),
     "drew_last": _l("Drew %(card)s; the stock is empty now."),
     "recycled": _l("Turned the waste over: pass %(pass)s of %(passes)s."),
-    "undone": _l("Took back: %(move)s."),
     "nothing_to_undo": _l("There is no move to take back."),
     "no_stock_card": _l("The stock has no card to play just now."),
     "no_waste_card": _l("The waste has no card to play just now."),
@@ -80,10 +80,30 @@ SENTENCES = {
     "abandon_question": _l("Your game in progress would count as abandoned. Start this one "
                            "anyway?"),
     "restart_question": _l("Start this deal again? This game would count as abandoned."),
-    "copied": _l("Link copied."),
-    "copy_failed": _l("Copy the link from the address bar."),
+    "undone_draw": _l("Took back the draw."),
+    "undone_recycle": _l("Took back the recycle."),
+    "undone_king": _l("Took back: %(a)s."),
+    "undone_pair": _l("Took back: %(a)s and %(b)s."),
+    "recycle_label": _l("Recycle: turn the waste over for pass %(pass)s of %(passes)s"),
+    "recycle": _l("Recycle"),
+    "draw": _l("Draw"),
+    "no_passes_left": _l("No passes left"),
+    "stock_empty": _l("Stock empty"),
     "won": _l("You won!"),
-    "lost": _l("Game over."),
+    "game_over": _l("Game over"),
+    "abandoned": _l("Abandoned"),
+    "summary": _l("Time %(time)s · %(moves)s · %(cleared)s/%(total)s cleared"),
+    "score": _l("Score %(score)s"),
+    "play_again": _l("Play this deal again"),
+    "new_game": _l("New game"),
+    "show_board": _l("Show board"),
+    "show_result": _l("Show result"),
+    "deal_number": _l("Deal #%(number)s"),
+    "custom_deal": _l("Custom deal"),
+    "copied_deal": _l("Deal link copied."),
+    "copied_challenge": _l("Challenge link copied: send it to a friend."),
+    "select_link": _l("Select the link and copy it."),
+    "link_selected": _l("The link is selected: copy it with Ctrl+C."),
 }
 
 
@@ -97,6 +117,11 @@ COUNTED = {
     "moves": counted("%(count)s move", "%(count)s moves"),
     "face_down": counted("Draw a card (%(count)s face down)",
                          "Draw a card (%(count)s face down)"),
+    "in_stock": counted("%(count)s in stock", "%(count)s in stock"),
+    "in_waste": counted("%(count)s in waste", "%(count)s in waste"),
+    "stock_group": counted("Stock, %(count)s card", "Stock, %(count)s cards"),
+    "waste_group": counted("Waste, %(count)s card", "Waste, %(count)s cards"),
+    "removed_group": counted("Removed, %(count)s card", "Removed, %(count)s cards"),
 }
 
 
@@ -230,6 +255,7 @@ def _page_words(language: str) -> str:
                             "say": _said(sentence.message)} for sentence in ENGINE]
         words["game_over"] = {"pattern": GAME_OVER.pattern.replace("(?P<", "(?<"),
                               "say": _js(_("The game is over: %(why)s Its result is final."))}
+        words["variants"] = {variant.key: variant_title(variant) for variant in VARIANTS}
         words["number_locale"] = str(i18n.current_locale()).replace("_", "-")
     return json.dumps({"language": language, "words": words}, ensure_ascii=False,
                       separators=(",", ":")).replace("</", "<\\/")

@@ -13,7 +13,8 @@
   function post(url, fields) {
     return fetch(url, {
       method: "POST", credentials: "same-origin", body: new URLSearchParams(fields),
-      headers: { "HX-Request": "true", "X-CSRF-Token": csrfToken() }
+      headers: { "HX-Request": "true", "X-CSRF-Token": csrfToken(),
+        "X-Pyramid-Language": document.documentElement.lang }
     });
   }
 

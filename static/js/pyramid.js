@@ -5,9 +5,19 @@
 (function () {
   "use strict";
 
-  function say(text) {
+  function say(key) {
     var region = document.getElementById("message");
-    if (region) region.textContent = text;
+    if (region) region.textContent = words()[key] || key;
+  }
+
+  /* The page's sentences (app/web/words.py), in its language. */
+  var sentences = null;
+  function words() {
+    if (sentences === null) {
+      var element = document.getElementById("words");
+      try { sentences = JSON.parse(element.textContent).words || {}; } catch (e) { sentences = {}; }
+    }
+    return sentences;
   }
 
   /* --- share the deal link or a challenge: the phone's share sheet where there is one, else
@@ -21,25 +31,25 @@
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(url).then(function () { say(copied); }, function () {
         window.getSelection().selectAllChildren(link);
-        say("Select the link and copy it.");
+        say("select_link");
       });
     } else {
       link.hidden = false;
       window.getSelection().selectAllChildren(link);
-      say("The link is selected: copy it with Ctrl+C.");
+      say("link_selected");
     }
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy-link]");
     if (button) {
       var link = document.querySelector("[data-deal-link]");
-      if (link) share(link, "Deal link copied.");
+      if (link) share(link, "copied_deal");
       return;
     }
     var challenge = event.target.closest && event.target.closest("a[data-challenge]");
     if (challenge) {
       event.preventDefault();
-      share(challenge, "Challenge link copied: send it to a friend.");
+      share(challenge, "copied_challenge");
     }
   });
 

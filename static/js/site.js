@@ -3,7 +3,9 @@
  *  - sends the moves this device kept (board/sync.js), wherever the player is when the network
  *    comes back, and says how many games played offline were saved;
  *  - fetches ahead the deals of the next days and some winnable deals (for offline starts);
- *  - "New game" with no network begins a random deal on this device.
+ *  - "New game" with no network begins a random deal on this device;
+ *  - when the player's language or look changed, has the worker fetch again the pages it keeps
+ *    (the offline board, the home page, the rules), so offline they read as online.
  * Without it (or without service workers) the site works as before, online. */
 
 import * as saved from "./board/saved.js";
@@ -60,9 +62,21 @@ document.addEventListener("submit", (event) => {
   window.location.assign(/^\d+$/.test(deal) ? `${dealLink}?${query}` : `${shell}?${query}`);
 });
 
+/* The pages the worker keeps were drawn in the language and look of the day it kept them. */
+function keepPagesCurrent() {
+  const html = document.documentElement;
+  const look = [html.lang, html.dataset.theme, html.dataset.felt, html.dataset.back,
+    html.dataset.cards].join(" ");
+  const worker = navigator.serviceWorker?.controller;
+  if (!worker || saved.extra("look") === look) return;
+  if (saved.extra("look") !== null) worker.postMessage("pages-changed");
+  saved.extra("look", look);
+}
+
 function start() {
   syncer.kick();
   fetchPack();
+  keepPagesCurrent();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

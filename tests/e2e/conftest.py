@@ -97,10 +97,12 @@ def free_port() -> int:
 
 
 class Server:
-    """A uvicorn process serving app.main:app; restartable on the same database."""
+    """A uvicorn process serving app.main:app (or ``app``); restartable on the same
+    database."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, app: str = "app.main:app") -> None:
         self.database_url = database_url
+        self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -113,7 +115,7 @@ class Server:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+            [sys.executable, "-m", "uvicorn", self.app, "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning"],
             cwd=PROJECT_DIR, env=self.env,
         )

@@ -7,7 +7,7 @@
  * and the focused card keeps its focus. */
 
 import { COVERED_BY, Card, Move, PYRAMID_SIZE, rowCol } from "../engine/index.js";
-import { cardName, say, withSymbols } from "./words.js";
+import { cardName, say, sayCount, sayEngine, sayInto } from "./words.js";
 
 /** What the board shows beyond the position: the selection, hinted and refused cards. */
 export class Marks {
@@ -48,7 +48,7 @@ function buttonAttributes(card, { selected, enabled, place = "", extra = "", lab
     type: "submit", name: "card", value: card.name, id: `card-${card.name}`,
     class: classes("card", card.isRed ? "red" : "black", "free", selected && "selected",
       card.isKing && "king", place, extra),
-    "data-card": card.name, "aria-label": label || card.longName, "data-king": card.isKing,
+    "data-card": card.name, "aria-label": label || cardName(card), "data-king": card.isKing,
     "aria-pressed": selected ? "true" : (enabled ? "false" : null),
     disabled: !enabled,
   };
@@ -63,7 +63,8 @@ function coveredAttributes(card, place, over, extra) {
   return {
     class: classes("card", card.isRed ? "red" : "black", "covered", place, extra),
     id: `card-${card.name}`, "data-card": card.name, role: "img",
-    "aria-label": `${card.longName}, covered by ${over.map(cardName).join(" and ")}`,
+    "aria-label": over.length === 1 ? say("covered_one", { card: cardName(card), a: cardName(over[0]) })
+      : say("covered_two", { card: cardName(card), a: cardName(over[0]), b: cardName(over[1]) }),
   };
 }
 
@@ -87,7 +88,6 @@ function emptyPile(extra = "") {
   return element("span", { class: classes("empty-pile", extra), "aria-hidden": "true" });
 }
 
-function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
 
 /** The pyramid's 28 places, as templates/_board.html draws them: each a tag, a card (or
  * none) and its attributes. */
@@ -163,7 +163,7 @@ function stockPile(local, marks, canMove) {
       type: "submit", name: "action", value: "draw",
       class: classes("card-back", faceDown === 0 && "empty", drawMark), "data-stock-back": true,
       "data-depth": faceDown ? Math.min(faceDown - 1, 2) : 0, tabindex: "-1",
-      "aria-label": `Draw a card (${faceDown} face down)`,
+      "aria-label": sayCount("face_down", faceDown),
     }, [element("span", { class: "back-count", "data-count": "face-down" }, [String(faceDown)])]);
   } else if (faceDown > 0) {
     back = element("span", { class: classes("card-back", drawMark),
@@ -184,31 +184,30 @@ function stockPile(local, marks, canMove) {
       type: "submit", name: "action", value: "recycle", id: "action-recycle",
       class: classes("empty-pile recycle", recycleMark), "data-action": "recycle",
       "aria-keyshortcuts": "D",
-      "aria-label": `Recycle: turn the waste over for pass ${game.passNumber + 1} of ${game.passes}`,
+      "aria-label": say("recycle_label", { pass: game.passNumber + 1, passes: game.passes }),
     }, [element("span", { class: "recycle-mark", "aria-hidden": "true" }, ["\u21bb"]),
       element("span", { class: "recycle-text", "aria-hidden": "true" },
-        ["Recycle ", element("kbd", { class: "key-badge" }, ["D"])])]);
+        [`${say("recycle")} `, element("kbd", { class: "key-badge" }, ["D"])])]);
   }
   const parts = [
     element("div", { class: "stock-row" }, [back,
       element("div", { class: "pile-cards", "data-top": "stock" }, [top])]),
-    element("p", { class: "pile-label" },
-      [element("span", { class: "count", "data-count": "stock" }, [String(game.stock.length)]),
-        " in stock"]),
+    element("p", { class: "pile-label" }, sayInto("in_stock", { count: game.stock.length },
+      { count: element("span", { class: "count", "data-count": "stock" }, [String(game.stock.length)]) })),
   ];
   if (game.stock.length) {
     parts.push(element("button", {
       type: "submit", name: "action", value: "draw", id: "action-draw",
       class: classes("btn pile-action", drawMark), "data-action": "draw", disabled: !canDraw,
       "aria-keyshortcuts": "D",
-    }, ["Draw ", element("kbd", { class: "key-badge" }, ["D"])]));
+    }, [`${say("draw")} `, element("kbd", { class: "key-badge" }, ["D"])]));
   } else if (!canRecycle) {
     parts.push(element("p", { class: "pile-action pile-note",
-      "data-no-draw": canMove ? withSymbols(game.whyIllegal(Move.draw()) || "") : "" },
-    [game.passesLeft === 0 ? "No passes left" : "Stock empty"]));
+      "data-no-draw": canMove ? sayEngine(game.whyIllegal(Move.draw()) || "") : "" },
+    [say(game.passesLeft === 0 ? "no_passes_left" : "stock_empty")]));
   }
   return element("div", { class: "pile stock", "data-pile": "stock", role: "group",
-    "aria-label": `Stock, ${plural(game.stock.length, "card")}` }, parts);
+    "aria-label": sayCount("stock_group", game.stock.length) }, parts);
 }
 
 function wastePile(local, marks, canMove) {
@@ -218,12 +217,11 @@ function wastePile(local, marks, canMove) {
       enabled: canMove, extra: marksOf(game.wasteTop, marks) })
     : emptyPile();
   return element("div", { class: "pile waste", "data-pile": "waste", role: "group",
-    "aria-label": `Waste, ${plural(game.waste.length, "card")}` }, [
+    "aria-label": sayCount("waste_group", game.waste.length) }, [
     element("div", { class: "pile-cards", "data-top": "waste",
       "data-depth": game.waste.length ? Math.min(game.waste.length - 1, 3) : 0 }, [top]),
-    element("p", { class: "pile-label" },
-      [element("span", { class: "count", "data-count": "waste" }, [String(game.waste.length)]),
-        " in waste"]),
+    element("p", { class: "pile-label" }, sayInto("in_waste", { count: game.waste.length },
+      { count: element("span", { class: "count", "data-count": "waste" }, [String(game.waste.length)]) })),
   ]);
 }
 
@@ -241,11 +239,11 @@ function discardPile(local) {
   const removed = game.cardsRemoved;
   const top = discardTop(game);
   return element("div", { class: "pile discard", "data-pile": "discard", role: "group",
-    "aria-label": `Removed, ${plural(removed, "card")}` }, [
+    "aria-label": sayCount("removed_group", removed) }, [
     element("div", { class: "pile-cards", "data-top": "discard",
       "data-depth": removed ? Math.min(removed - 1, 3) : 0 }, [
       top ? element("span", { class: classes("card", top.isRed ? "red" : "black", "discarded"),
-        "data-card": top.name, role: "img", "aria-label": top.longName }, face(top))
+        "data-card": top.name, role: "img", "aria-label": cardName(top) }, face(top))
         : emptyPile()]),
     element("p", { class: "pile-label" },
       [element("span", { class: "count", "data-count": "discard" }, [String(removed)]), " removed"]),

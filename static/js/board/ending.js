@@ -3,7 +3,7 @@
  * saying the game is kept on this device. */
 
 import { formatTime } from "./clock.js";
-import { say } from "./words.js";
+import { formatNumber, languageHeaders, say, sayCount, sayEngine, sayInto } from "./words.js";
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -28,28 +28,30 @@ function localBanner(board) {
   const outcome = local.game.outcome();
   const seconds = board.clock.seconds();
   const moves = local.game.moves.length;
-  const title = status === "won" ? "You won!" : status === "abandoned" ? "Abandoned" : "Game over";
+  const title = say(status === "won" ? "won" : status === "abandoned" ? "abandoned" : "game_over");
+  const total = local.score(seconds).total;
   const children = [
     element("h2", {}, [title]),
-    element("p", { class: "reason" }, [outcome ? outcome.reason : ""]),
-    element("p", { class: "summary" }, [`Time ${formatTime(seconds)} \u00b7 ${moves} move${moves === 1 ? "" : "s"}`
-      + ` \u00b7 ${local.game.cardsCleared}/${local.game.goal.cardsToClear} cleared`]),
-    element("p", { class: "final-score", "data-final-score": local.score(seconds).total },
-      ["Score ", element("strong", {}, [local.score(seconds).total.toLocaleString("en")])]),
+    element("p", { class: "reason" }, [outcome ? sayEngine(outcome.reason) : ""]),
+    element("p", { class: "summary" }, [say("summary", { time: formatTime(seconds),
+      moves: sayCount("moves", moves), cleared: local.game.cardsCleared,
+      total: local.game.goal.cardsToClear })]),
+    element("p", { class: "final-score", "data-final-score": total },
+      sayInto("score", {}, { score: element("strong", {}, [formatNumber(total)]) })),
     element("p", { class: "saved-here", "data-saved-here": true }, [say("ended_offline")]),
   ];
   const actions = element("div", { class: "banner-actions" });
   if (board.record.urls?.again || board.record.start) {
     actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },
-      ["Play this deal again"]));
+      [say("play_again")]));
   }
-  actions.append(element("a", { class: "btn", href: "/", "data-action": "new" }, ["New game"]));
+  actions.append(element("a", { class: "btn", href: "/", "data-action": "new" }, [say("new_game")]));
   children.push(actions);
   return element("details", { class: `banner ${status}`, "data-banner": status, "data-local": true,
     open: true }, [
     element("summary", { class: "banner-toggle", "data-banner-toggle": true }, [
-      element("span", { class: "when-open" }, ["\u2715 Show board"]),
-      element("span", { class: "when-closed" }, ["Show result"])]),
+      element("span", { class: "when-open" }, [`\u2715 ${say("show_board")}`]),
+      element("span", { class: "when-closed" }, [say("show_result")])]),
     element("div", { role: "alert" }, children)]);
 }
 
@@ -58,7 +60,7 @@ async function serverBanner(board) {
   const url = board.record.urls?.board;
   if (!url) return null;
   try {
-    const response = await fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } });
+    const response = await fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true", ...languageHeaders() } });
     if (!response.ok) return null;
     const page = document.createElement("template");
     page.innerHTML = await response.text();

@@ -106,7 +106,7 @@ export class LocalGame {
       const undone = game.undo();
       this.undos += 1;
       this.selected = null;
-      return new Played(step, { undone, message: say("undone", { move: spoken(undone) }) });
+      return new Played(step, { undone, message: tookBack(undone) });
     }
     const drawn = step.op === Op.DRAW ? game.stockTop : null;
     game.play(step);
@@ -153,10 +153,12 @@ export function stepOf(text) {
   return text === UNDO ? UNDO : Move.fromText(text);
 }
 
-function spoken(move) {
-  if (move.op === Op.DRAW) return "draw";
-  if (move.op === Op.RECYCLE) return "recycle";
-  return move.cards.map(cardName).join(" and ");
+/** What an undo says it took back, in a sentence. */
+function tookBack(move) {
+  if (move.op === Op.DRAW) return say("undone_draw");
+  if (move.op === Op.RECYCLE) return say("undone_recycle");
+  const [a, b] = move.cards.map(cardName);
+  return b ? say("undone_pair", { a, b }) : say("undone_king", { a });
 }
 
 export { IllegalMove };

@@ -15,7 +15,7 @@ import { teach } from "./learn.js";
 import * as saved from "./saved.js";
 import { fromAddress, fromPage, inProgress } from "./start.js";
 import { syncer } from "./sync.js";
-import { say } from "./words.js";
+import { say, variantTitle } from "./words.js";
 
 window.pyramidFeel = window.pyramidFeel || [];
 
@@ -42,13 +42,14 @@ function notHere(why, home) {
 /** The offline board names the game it shows: its deal and rules, in the title too. */
 function nameTheGame(root, record) {
   const variant = new Variant(record.goal, record.passes);
-  const label = record.deal.number ? `Deal #${record.deal.number}` : "Custom deal";
+  const label = record.deal.number ? say("deal_number", { number: record.deal.number })
+    : say("custom_deal");
   const heading = document.querySelector(".deal-info h1");
   if (heading) heading.textContent = label;
   const rules = document.querySelector(".rules-line");
-  if (rules) rules.textContent = variant.title;
+  if (rules) rules.textContent = variantTitle(variant);
   document.querySelector(".deal-info .share")?.remove();
-  document.title = `${label} \u00b7 ${variant.title} \u00b7 Pyramid`;
+  document.title = `${label} \u00b7 ${variantTitle(variant)} \u00b7 Pyramid`;
   root.dataset.deal = record.deal.number || "";
   root.dataset.goal = record.goal;
   root.dataset.passes = String(record.passes);

@@ -6,7 +6,7 @@ import { roving } from "./input.js";
 import { UNDO } from "./local.js";
 import * as saved from "./saved.js";
 import { syncer } from "./sync.js";
-import { say, sayCount, withSymbols } from "./words.js";
+import { languageHeaders, say, sayCount, withSymbols } from "./words.js";
 
 export class Remote {
   // --- what the server says, here or in another tab -------------------------------------------
@@ -66,7 +66,7 @@ export class Remote {
     let html;
     try {
       const response = await fetch(this.record.urls.board, { credentials: "same-origin",
-        headers: { "HX-Request": "true" } });
+        headers: { "HX-Request": "true", ...languageHeaders() } });
       if (!response.ok) return;
       html = await response.text();
     } catch {
@@ -126,7 +126,7 @@ export class Remote {
     let answer;
     try {
       const response = await fetch(url, { method: "POST", credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRF-Token": csrf() } });
+        headers: { Accept: "application/json", "X-CSRF-Token": csrf(), ...languageHeaders() } });
       if (!response.ok) throw new Error(String(response.status));
       answer = await response.json();
     } catch {
@@ -197,7 +197,8 @@ export class Remote {
     let response;
     try {
       response = await fetch(url, { credentials: "same-origin", headers: {
-        Accept: "application/json", "If-None-Match": `"${this.record.server.version}"` } });
+        Accept: "application/json", "If-None-Match": `"${this.record.server.version}"`,
+        ...languageHeaders() } });
     } catch {
       return;
     }

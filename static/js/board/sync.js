@@ -17,6 +17,7 @@
  * Every tab shares one queue (Web Locks): two tabs never send the same game's batch at once. */
 
 import * as saved from "./saved.js";
+import { languageHeaders } from "./words.js";
 
 export const BATCH = 100;           // steps a batch may hold (app/web/board.py, BATCH_LIMIT)
 const RETRY_FIRST = 500, RETRY_MOST = 8000;   // ms between tries while the server is away
@@ -130,7 +131,7 @@ export class Syncer {
     try {
       response = await fetch(url, {
         method: "POST", body: fields, credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRF-Token": csrfToken() },
+        headers: { Accept: "application/json", "X-CSRF-Token": csrfToken(), ...languageHeaders() },
       });
     } catch {
       return this.away();

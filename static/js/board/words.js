@@ -1,79 +1,123 @@
-/* Every sentence the board's script says, in one place.
- *
- * A sentence is a key and named placeholders ({card}, {count}); `say(key, values)` fills it.
- * Cards are named the way their buttons are (`Queen of hearts`), so what a screen reader
- * announces matches what it reads on the board. The page may carry its own sentences (a
- * `<script type="application/json" id="words">`, in the player's language); the English ones
- * below stand in for any it lacks. The rules' own sentences (why a move is refused, why a game
- * ended) come from the engine, in the server's words. */
+/* Every sentence the board's script says, from the page: the script has keys, the words come
+ * in the page's language from the catalogs (app/web/words.py writes them into
+ * `<script type="application/json" id="words">` on every page). A sentence has named
+ * placeholders (`{card}`, `{count}`) that `say(key, values)` fills; a sentence with a count has
+ * a form for each plural category of the language, chosen by `Intl.PluralRules`. Cards are
+ * named the way their buttons are (`Queen of hearts`), so what a screen reader announces
+ * matches what it reads on the board. The rules' own sentences (why a move is refused, why a
+ * game ended) come from the engine in English and are translated by `sayEngine`, with the
+ * patterns the server uses too. */
 
-const ENGLISH = {
-  free_card: "{card}, free",
-  learn_pair: "Two uncovered cards that make 13 leave together: tap the 8 of diamonds, then the 5 of hearts (Jack 11, Queen 12).",
-  learn_king: "A King is 13 on its own: tap the King of diamonds.",
-  learn_draw: "No pair on the board? Draw: tap the stock, or press D. Its card and the waste's top card pair up too.",
-  learn_rest: "Draw the rest of the stock to see what happens when it runs out.",
-  learn_recycle: "The stock is empty: tap Recycle to turn the waste over for the next pass (this deal allows three).",
-  learn_done: "That is all there is: clear the pyramid to win. Your first real game is one tap away.",
-  row: "Row {row} of 7",
-  selected: "{card} selected: choose a card to make 13 with it.",
-  deselected: "{card} is no longer selected.",
-  selection_dropped: "{card} is no longer selected: the stock moved on.",
-  removed_king: "Removed {a}.",
-  removed_pair: "Removed {a} and {b}.",
-  drew: "Drew {card}; {next} is the stock's card now.",
-  drew_last: "Drew {card}; the stock is empty now.",
-  recycled: "Turned the waste over: pass {pass} of {passes}.",
-  undone: "Took back: {move}.",
-  nothing_to_undo: "There is no move to take back.",
-  no_stock_card: "The stock has no card to play just now.",
-  no_waste_card: "The waste has no card to play just now.",
-  offline: "No network: you can play on. Your moves are kept on this device and saved when the network is back.",
-  back_online: "Back online: your moves are saved.",
-  synced_games: "{count} game played offline was saved.",
-  synced_games_plural: "{count} games played offline were saved.",
-  not_kept: "This game moved on elsewhere (another tab or device): this is where it stands now. {count} move made here was not kept.",
-  not_kept_plural: "This game moved on elsewhere (another tab or device): this is where it stands now. {count} moves made here were not kept.",
-  moved_elsewhere: "This game moved on in another tab or window: this is where it stands now.",
-  disagreed: "The server saw this game differently: this is the game as it is saved.",
-  needs_network_hint: "Hints need the network: you can play on, and ask again once it is back.",
-  needs_network: "This page needs the network: you can play a game meanwhile.",
-  expired: "This page has expired: reload it to carry on (your game is saved).",
-  failed: "That did not work ({status}). Reload the page to see the game as it is.",
-  hint_waits: "Saving your moves first…",
-  ended_offline: "Saved on this device: it will be sent to the server when the network is back.",
-  offline_game: "Played without network",
-  not_on_device: "This game is not on this device, and the network is not there to fetch it.",
-  play_offline: "Play a game meanwhile",
-  abandon_question: "Your game in progress would count as abandoned. Start this one anyway?",
-  restart_question: "Start this deal again? This game would count as abandoned.",
-};
+let page = null;
 
-let own = null;
-
-function catalog() {
-  if (own === null) {
+function loaded() {
+  if (page === null) {
     const element = document.getElementById("words");
-    try { own = element ? JSON.parse(element.textContent) : {}; } catch { own = {}; }
+    try { page = element ? JSON.parse(element.textContent) : {}; } catch { page = {}; }
+    page.words ??= {};
+    page.language ??= document.documentElement.lang || "en";
   }
-  return own;
+  return page;
+}
+
+/** The page's language (BCP 47), as `<html lang>` says. */
+export function language() {
+  return loaded().language;
+}
+
+/** Headers that tell the server which language the page speaks (its answers' messages). */
+export function languageHeaders() {
+  return { "X-Pyramid-Language": language() };
+}
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+let plurals = null;
+
+function form(entry, count) {
+  if (typeof entry === "string") return entry;
+  plurals ??= new Intl.PluralRules(language());
+  return entry[plurals.select(count)] ?? entry.other ?? Object.values(entry)[0];
+}
+
+/** The sentence `key` as written, in the plural form `values.count` asks for (the key itself
+ * when the page has no such sentence: a bug, visible rather than silent). */
+function sentence(key, values) {
+  const entry = loaded().words[key];
+  return entry === undefined ? key : form(entry, Number(values.count ?? 0));
+}
+
+function shown(values) {
+  const { count } = values;
+  return typeof count === "number" ? { ...values, count: formatNumber(count) } : values;
 }
 
 /** The sentence `key` with its placeholders filled from `values`.
  * @param {string} key @param {Record<string, string|number>} [values] @returns {string} */
 export function say(key, values = {}) {
-  const text = catalog()[key] ?? ENGLISH[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return fill(sentence(key, values), shown(values));
 }
 
-/** `key` or `key_plural`, as `count` asks. @param {string} key @param {number} count */
+/** The sentence `key` for `count` of something: its plural form in this language, the number
+ * written as the language writes it. */
 export function sayCount(key, count, values = {}) {
-  return say(count === 1 ? key : `${key}_plural`, { count, ...values });
+  return say(key, { ...values, count });
 }
 
-/** A card as its button names it: `Queen of hearts`. @param {{longName: string}} card */
+/** The sentence `key` as texts and `nodes`, each node where its placeholder is (`in_stock` is
+ * `{count} in stock`: the count drawn as an element of its own).
+ * @param {string} key @param {Record<string, string|number>} values
+ * @param {Record<string, Node>} nodes @returns {(string|Node)[]} */
+export function sayInto(key, values, nodes) {
+  const holes = Object.fromEntries(Object.keys(nodes).map((name) => [name, `\u0000${name}\u0000`]));
+  const text = fill(sentence(key, values), { ...shown(values), ...holes });
+  return text.split(/\u0000(\w+)\u0000/).map((part, i) => (i % 2 ? nodes[part] : part))
+    .filter((part) => part !== "");
+}
+
+/** A number as the page's language writes it. @param {number} value */
+export function formatNumber(value) {
+  const locale = loaded().words.number_locale || language();
+  return new Intl.NumberFormat(locale).format(value);
+}
+
+/** A card as its button names it: `Queen of hearts`, `Herz-Dame`. @param {{rank: number, suit: string}} card */
 export function cardName(card) {
-  return card.longName;
+  const cards = loaded().words.cards;
+  if (!cards) return card.longName;
+  return fill(cards.suits[card.suit], { rank: cards.ranks[card.rank - 1] });
+}
+
+/** A rule set as a heading: `Standard goal, 3 passes`. @param {{key: string, title: string}} variant */
+export function variantTitle(variant) {
+  return loaded().words.variants?.[variant.key] ?? variant.title;
+}
+
+let patterns = null;
+
+/** An engine's English sentence in the page's language, its card names as the player sees
+ * them (`TD` -> `10♦`). @param {string} text */
+export function sayEngine(text) {
+  return withSymbols(translateEngine(text));
+}
+
+function translateEngine(text) {
+  const words = loaded().words;
+  patterns ??= (words.engine || []).map((entry) => ({ ...entry, regex: new RegExp(`^${entry.pattern}$`) }));
+  if (words.game_over) {
+    const over = new RegExp(`^${words.game_over.pattern}$`).exec(text);
+    if (over) return fill(words.game_over.say, { why: translateEngine(over.groups.why) });
+  }
+  for (const entry of patterns) {
+    const match = entry.regex.exec(text);
+    if (match) {
+      const values = match.groups || {};
+      return fill(form(entry.say, Number(values.count ?? 0)), values);
+    }
+  }
+  return text;
 }
 
 const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };

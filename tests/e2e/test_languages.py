@@ -1,0 +1,167 @@
+"""The player's language in a real browser (issue 37).
+
+- In the pseudo-language (tests/i18n/pseudo.py: every catalog message's letters accented),
+  everything the board draws and announces while it is played, on the page's own engine and
+  with the server, comes from the catalogs: no plain English word in the board's texts, its
+  accessible names or its live region.
+- The language chosen on the Settings page draws the next pages in it, and the board's
+  announcements ([aria-live]) follow.
+- German, the longest of the languages, at 360x640 with touch: no page scrolls sideways and no
+  button's words spill out of it; Japanese and German pages are axe clean.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine import Deal, Game
+from app.engine.solver import solve
+from app.web.i18n import catalog_path
+from tests.i18n.pseudo import english_left
+
+from .conftest import Server
+from .helpers import start_game
+from .test_play_feel import settled
+
+pytestmark = pytest.mark.browser
+
+TEXTS = """() => {
+  const texts = [];
+  const main = document.querySelector("main");
+  for (const el of [main, ...main.querySelectorAll("*")]) {
+    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+      const value = el.getAttribute(name);
+      if (value) texts.push(value);
+    }
+  }
+  texts.push(...main.innerText.split("\\n"));
+  for (const region of document.querySelectorAll("[aria-live]")) texts.push(region.textContent);
+  return texts.filter((text) => text.trim());
+}"""
+
+
+@pytest.fixture(scope="module")
+def pseudo_server(tmp_path_factory, chromium):
+    database = tmp_path_factory.mktemp("pseudo") / "pyramid.db"
+    server = Server(f"sqlite:///{database}", app="tests.i18n.pseudo_server:app")
+    server.migrate()
+    server.start()
+    yield server
+    server.stop()
+
+
+def phone(browser, server, width=390, height=844, locale="en-US", **extra):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=server.url, has_touch=True, is_mobile=True,
+                                  reduced_motion="reduce", locale=locale, **extra)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def no_english(page, when: str) -> None:
+    left = english_left(page.evaluate(TEXTS))
+    assert not left, f"{when}: words not from the catalogs: {left}"
+
+
+def said(page) -> str:
+    return page.locator("#message").text_content() or ""
+
+
+def test_the_board_draws_and_says_everything_from_the_catalogs(browser, pseudo_server):
+    context, page = phone(browser, pseudo_server)
+    try:
+        start_game(page, 5)
+        settled(page)
+        no_english(page, "a new game")
+        line = solve(Game(Deal.from_number(5), "standard", 3)).moves
+        game = Game(Deal.from_number(5), "standard", 3)
+        pair = next(m for m in line if len(m.cards) == 2)
+        before = line[:line.index(pair)]
+        for move in before:  # up to the first pair: the solver's own moves, as a player taps
+            press(page, move)
+            game.play(move)
+        first = pair.cards[0].name
+        page.locator(f'#board button[data-card="{first}"]').click()
+        page.wait_for_function("() => document.querySelector('#message').textContent.trim()")
+        no_english(page, "a card chosen")
+        page.locator(f'#board button[data-card="{pair.cards[1].name}"]').click()
+        settled(page)
+        game.play(pair)
+        no_english(page, "a pair removed")
+        covered = next(c for i, c in enumerate(game.pyramid)
+                       if c is not None and not game.is_free_position(i))
+        assert page.locator(f'#board [data-card="{covered.name}"]').count()
+        page.keyboard.press("d")
+        settled(page)
+        no_english(page, "a card drawn")
+        page.keyboard.press("u")
+        settled(page)
+        no_english(page, "a move taken back")
+        context.set_offline(True)
+        page.keyboard.press("d")
+        page.wait_for_selector("html[data-offline-now]", state="attached")
+        no_english(page, "offline")
+        context.set_offline(False)
+    finally:
+        context.close()
+
+
+def press(page, move) -> None:
+    """Play ``move`` as a player taps it."""
+    if move.op.value == "draw" or move.op.value == "recycle":
+        page.keyboard.press("d")
+    else:
+        for card in move.cards:
+            page.locator(f'#board button[data-card="{card.name}"]').click()
+    settled(page)
+
+
+def test_the_language_chosen_draws_the_pages_and_the_announcements(browser, server):
+    context, page = phone(browser, server, locale="en-US")
+    try:
+        page.goto("/settings")
+        assert page.locator("html").get_attribute("lang") == "en"
+        options = page.locator("select[name=language] option")
+        assert sorted(options.evaluate_all("os => os.map(o => o.value)")) == sorted(
+            ["en", "de", "fr", "es", "ja", "ru"])
+        page.select_option("select[name=language]", "de")
+        page.locator("form[data-settings] [type=submit], form [type=submit]").first.click()
+        page.wait_for_selector('html[lang="de"]')
+        start_game(page, 5)
+        settled(page)
+        assert page.locator("html").get_attribute("lang") == "de"
+        page.keyboard.press("d")
+        settled(page)
+        spoken = said(page)
+        english = "Drew"
+        if catalog_path("de").exists():
+            assert spoken and english not in spoken, spoken
+    finally:
+        context.close()
+
+
+GERMAN_PAGES = ["/", "/rules", "/odds", "/settings", "/stats", "/daily", "/daily/calendar",
+                "/learn", "/deal/1234"]
+
+
+@pytest.mark.skipif(not catalog_path("de").exists(), reason="no German catalog yet")
+def test_german_fits_a_small_phone(browser, server, artifacts):
+    context, page = phone(browser, server, width=360, height=640, locale="de-DE")
+    try:
+        start_game(page, 5)
+        settled(page)
+        for path in [*GERMAN_PAGES, page.url]:
+            page.goto(path)
+            page.wait_for_selector("main")
+            assert page.locator("html").get_attribute("lang") == "de", path
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+            spilled = page.evaluate("""() => [...document.querySelectorAll(
+                'main button, main .btn, main label, nav a, main summary')]
+                .filter((el) => el.offsetParent && el.scrollWidth > el.clientWidth + 1)
+                .map((el) => el.outerHTML.slice(0, 120))""")
+            assert not spilled, (path, spilled)
+            name = path.strip("/").replace("/", "-") or "home"
+            page.screenshot(path=str(artifacts / f"de-360-{name[:40]}.png"))
+    finally:
+        context.close()
