@@ -32,6 +32,8 @@ COPY app ./app
 # Editable install at the same path as in the final image: the dependencies go into the venv
 # and the solver's C extension is compiled in place, next to its Python package.
 RUN pip install --upgrade pip && pip install -e .
+# The language catalogs compiled (app/locale/*/LC_MESSAGES/messages.mo; docs/languages.md).
+RUN pybabel -q compile -d app/locale -D messages
 
 FROM ${PYTHON_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH \
