@@ -41,22 +41,24 @@ from app.store import (
     save_position,
 )
 from app.web import metrics
+from app.web.i18n import _l
+from app.web.i18n import gettext as _
 
 ATTEMPTS = 3
 """Starting a game retries when a move in another tab races the abandoning of the old game."""
 
 
-OWN_EARLIER_INPUT = ("Your earlier input reached the game first: this is where it stands now, "
-                     "and your last input was not played on it.")
+OWN_EARLIER_INPUT = _l("Your earlier input reached the game first: this is where it stands "
+                       "now, and your last input was not played on it.")
 """A batch made on a version that this tab's own earlier batch had already moved on from."""
 
 
 class VersionMismatch(GameConflict):
     """The caller saw another version of the game than the one stored now."""
 
-    def __init__(self, message: str = "This game changed in another tab or window: this is "
-                                      "where it stands now.") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or _("This game changed in another tab or window: this is "
+                                      "where it stands now."))
 
 
 def random_deal_number(settings: Settings) -> int:

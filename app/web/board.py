@@ -19,21 +19,17 @@ from app.engine import IllegalMove
 from app.store import GameConflict
 from app.web import actions, notice, solving
 from app.web.boardinput import BoardInputDep, give_hint, take_input
-from app.web.boardpage import NO_STORE, answer, conflict, refusal, render_board
+from app.web.boardpage import NO_STORE, answer, conflict, refusal, render_board, took_back
 from app.web.csrf import require_csrf
 from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
+from app.web.i18n import gettext as _
 from app.web.links import path_for
 from app.web.notice import Notice
 from app.web.params import VersionField
 from app.web.templating import templates
-from app.web.view import (
-    describe_step,
-    drawn_by,
-    say_move,
-    with_symbols,
-)
+from app.web.view import describe_step, drawn_by, kept_the_win, say_move
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
@@ -72,8 +68,7 @@ def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
         return answer(request, loaded, player_id, refusal(str(exc)))
     except GameConflict as exc:
         return conflict(request, session, loaded, player_id, exc)
-    return answer(request, loaded, player_id,
-                  Notice(f"Took back: {with_symbols(move.to_text())}."))
+    return answer(request, loaded, player_id, took_back(move))
 
 
 @router.post("/games/{game_id}/hint", name="hint")
@@ -93,9 +88,10 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     winning line, and that is what hints are for (and count)."""
     record = loaded.record
     if not record.game_status.ended:
-        raise PageError(409, "Not finished yet",
-                        "A game is analysed once it has ended: ask for a hint meanwhile.",
-                        link=(path_for(request, "board", game_id=record.id), "Go to the game"))
+        raise PageError(409, _("Not finished yet"),
+                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
+                        link=(path_for(request, "board", game_id=record.id),
+                              _("Go to the game")))
     try:
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
@@ -104,10 +100,13 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     lost_move = (moves[found.lost_at - 1]
                  if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
     drawn = drawn_by(loaded.game, found.lost_at) if lost_move else None
+    better = found.better_move if found else None
     context = {"record": record, "game": loaded.game, "found": found, "busy": busy,
-               "lost_move": say_move(lost_move, drawn).capitalize() if lost_move else None,
+               "lost_move": say_move(lost_move, drawn) if lost_move else None,
                "lost_move_text": describe_step(lost_move, drawn) if lost_move else None,
-               "better": say_move(found.better_move) if found and found.better_move else None,
+               "better": say_move(better) if better else None,
+               # The coach's sentence whole: "Removing K♠ instead would have kept the win."
+               "kept_the_win": kept_the_win(better) if better else None,
                "ended": record.game_status.ended, "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "analysis.html", context, **blocks)

@@ -18,11 +18,13 @@ from fastapi.responses import Response
 from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
 from app.store import GameConflict, LoadedGame, reload
 from app.web import actions, results, solving
-from app.web.boardpage import answer, conflict, refusal, render_board
+from app.web.boardpage import answer, conflict, refusal, render_board, took_back
 from app.web.htmx import wants_json
+from app.web.i18n import gettext as _
 from app.web.notice import Notice
 from app.web.params import VersionField
-from app.web.view import describe_hint, describe_played, with_symbols
+from app.web.view import describe_hint, describe_played
+from app.web.words import engine_sentence
 
 log = logging.getLogger("pyramid.board")
 
@@ -39,26 +41,31 @@ def read_click(game: Game, selected: str | None, card: str | None) -> Move | Not
     a King only becomes the selection; a King, or a second card, is a removal.
     """
     if not card:
-        return Notice("Choose a card.", refused=True)
+        return Notice(_("Choose a card."), refused=True)
     try:
         clicked = Card.parse(card)
         first = Card.parse(selected) if selected else None
     except CardError as exc:
-        return Notice(f"That is not a card: {exc}", refused=True)
+        # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
+        return Notice(_("That is not a card: %(why)s", why=engine_sentence(str(exc))),
+                      refused=True)
     if first == clicked:
-        return Notice(f"{clicked.symbol} is no longer selected.")
+        return Notice(_("%(card)s is no longer selected.", card=clicked.symbol))
     if first is not None or clicked.is_king:
         return Move.remove(clicked) if first is None else Move.remove(first, clicked)
     why_not = game.why_not_free(clicked)
     if why_not:
         return refusal(why_not, (clicked,))
-    return Notice(f"{clicked.symbol} selected: choose a card to make 13 with it.",
-                  selected=clicked.name)
+    return Notice(_("%(card)s selected: choose a card to make 13 with it.",
+                    card=clicked.symbol), selected=clicked.name)
 
 
 def read_action(action: str) -> Move | Notice:
     make = ACTIONS.get(action)
-    return make() if make else Notice(f"Unknown action {action!r}.", refused=True)
+    if make is None:
+        # TRANSLATORS: %(action)s is what the form sent, quoted.
+        return Notice(_("Unknown action %(action)s.", action=repr(action)), refused=True)
+    return make()
 
 
 BATCH_LIMIT = 100
@@ -73,7 +80,7 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
     """A batch in move notation, space-separated (``5H+8C draw KS undo``)."""
     words = text.split()
     if not words or len(words) > BATCH_LIMIT:
-        return Notice(f"A batch holds 1 to {BATCH_LIMIT} inputs.", refused=True)
+        return Notice(_("A batch holds 1 to %(most)s inputs.", most=BATCH_LIMIT), refused=True)
     steps: list[actions.Step] = []
     for word in words:
         if word.lower() == actions.UNDO:
@@ -82,7 +89,9 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
         try:
             steps.append(Move.from_text(word))
         except MoveError as exc:
-            return Notice(f"That is not a move: {exc}", refused=True)
+            # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
+            return Notice(_("That is not a move: %(why)s", why=engine_sentence(str(exc))),
+                          refused=True)
     return steps
 
 
@@ -90,7 +99,7 @@ def said_of(done: actions.Applied, game: Game) -> Notice:
     """What a batch did: its last step."""
     last = done.steps[-1]
     if last == actions.UNDO:
-        return Notice(f"Took back: {with_symbols(done.undone[-1].to_text())}.")
+        return took_back(done.undone[-1])
     return Notice(describe_played(last, game))  # type: ignore[arg-type]
 
 
@@ -98,7 +107,9 @@ def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
     """A batch the engine refused at one step: which, why, and that none of it was played."""
     cards = exc.step.cards if isinstance(exc.step, Move) else ()
     told = refusal(exc.why, cards)
-    return Notice(f"{told.message} (Step {exc.number} of {asked}; none of them was played.)",
+    # TRANSLATORS: %(why)s is why the engine refused the step, a sentence.
+    return Notice(_("%(why)s (Step %(number)s of %(steps)s; none of them was played.)",
+                    why=told.message, number=exc.number, steps=asked),
                   refused=True, refused_cards=told.refused_cards)
 
 
@@ -113,7 +124,7 @@ def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
         return render_board(request, fresh, player_id)
     mine = input_id is not None and last is not None and (
         last.split(":", 1)[0] == input_id.split(":", 1)[0])
-    message = (actions.OWN_EARLIER_INPUT if mine else actions.VersionMismatch().args[0])
+    message = str(actions.OWN_EARLIER_INPUT) if mine else str(actions.VersionMismatch())
     return render_board(request, fresh, player_id, Notice(message, refused=True),
                         status_code=409)
 
@@ -129,8 +140,8 @@ def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, te
     and is logged as an error; the answer's moves redraw the page as the server holds it."""
     if version is None:
         return answer(request, loaded, player_id,
-                      Notice("A batch of inputs says which version of the game it was made "
-                             "on.", refused=True), status_code=422)
+                      Notice(_("A batch of inputs says which version of the game it was made "
+                               "on."), refused=True), status_code=422)
     if version != loaded.version:
         return out_of_step(request, session, loaded, player_id, input_id)
     steps = read_steps(text)
@@ -191,7 +202,7 @@ def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
     card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
     if card is None and action is None and sent.moves is None and wants_json(request):
         return answer(request, loaded, player_id, Notice(
-            "Nothing was sent: a card, an action or a batch of moves.", refused=True),
+            _("Nothing was sent: a card, an action or a batch of moves."), refused=True),
             status_code=422)
     if sent.moves is not None:
         return play_batch(request, session, player_id, loaded, sent.moves, version,
@@ -201,7 +212,7 @@ def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
     status = loaded.record.game_status
     if status.ended:
         return answer(request, loaded, player_id,
-                      Notice(game_over(status, loaded.game.outcome()), refused=True))
+                      refusal(game_over(status, loaded.game.outcome())))
     read = read_action(action) if action else read_click(loaded.game, selected, card)
     if isinstance(read, Notice):
         return answer(request, loaded, player_id, read)

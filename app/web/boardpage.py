@@ -15,16 +15,19 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
-from app.engine import Card
+from app.engine import Card, Move, Op
 from app.odds import today_utc
 from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
 from app.web import notice, results
 from app.web.boarddata import answer_data, page_data
 from app.web.htmx import is_htmx, see_other, wants_json
+from app.web.i18n import _l
+from app.web.i18n import gettext as _
 from app.web.links import absolute_url, deal_path, path_for, rules_query
 from app.web.notice import Notice
 from app.web.templating import templates
 from app.web.view import board_context, with_symbols
+from app.web.words import engine_sentence
 
 BOARD_BLOCKS = ["board", "counters", "message"]
 NO_STORE = {"Cache-Control": "no-store"}
@@ -132,13 +135,41 @@ def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,
     return response
 
 
+STORE_CONFLICTS = {
+    "This game was changed elsewhere: reload to see it.":
+        _l("This game was changed elsewhere: reload to see it."),
+    "This game was changed elsewhere: try again.":
+        _l("This game was changed elsewhere: try again."),
+}
+"""The store's words for a move that lost a race (app/store/games.py), in the player's."""
+
+
+def conflict_message(exc: GameConflict) -> str:
+    """What a ``GameConflict`` tells the player, in their language (a ``VersionMismatch`` is
+    written in it already)."""
+    said = str(exc)
+    return str(STORE_CONFLICTS.get(said, said))
+
+
 def conflict(request: Request, session, loaded: LoadedGame, player_id: str,
              exc: GameConflict) -> Response:
     """The board as stored now, after an input made on an older board: 409, and no move."""
     return render_board(request, reload(session, loaded), player_id,
-                        Notice(str(exc), refused=True), status_code=409)
+                        Notice(conflict_message(exc), refused=True), status_code=409)
 
 
 def refusal(why: str, cards: tuple[Card, ...] = ()) -> Notice:
-    """An input the rules refuse, in the engine's words; its cards shake."""
-    return Notice(with_symbols(why), refused=True, refused_cards=tuple(c.name for c in cards))
+    """An input the rules refuse, in the engine's words (in the player's language); its cards
+    shake."""
+    return Notice(with_symbols(engine_sentence(why)), refused=True,
+                  refused_cards=tuple(c.name for c in cards))
+
+
+def took_back(move: Move) -> Notice:
+    """What an undo says: ``Took back: 5♥+8♣.``"""
+    if move.op is Op.DRAW:
+        return Notice(_("Took back: draw."))
+    if move.op is Op.RECYCLE:
+        return Notice(_("Took back: recycle."))
+    # TRANSLATORS: %(move)s is the move taken back, as in "5♥+8♣" or "K♠".
+    return Notice(_("Took back: %(move)s.", move=with_symbols(move.to_text())))

@@ -19,10 +19,13 @@ from app.web.boardinput import BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.calendar import calendar_context
 from app.web.csrf import require_csrf
+from app.web.dates import format_day
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import see_other
+from app.web.i18n import gettext as _
 from app.web.links import path_for, rules_query
+from app.web.names import variant_label
 from app.web.starting import (
     ConfirmField,
     GoalField,
@@ -51,7 +54,7 @@ def days_of(day: date | None, offline: bool = False) -> tuple[date | None, date 
     still counts as that day's. A date in the future is no deal of the day at all."""
     now = starting.today().date()
     if day is not None and day > now:
-        raise PageError(404, "No such deal of the day", "That day has not come yet.")
+        raise PageError(404, _("No such deal of the day"), _("That day has not come yet."))
     if day is None or day == now or (offline and day == now - timedelta(days=1)):
         return day or now, None
     return None, day
@@ -75,14 +78,22 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
                 "calendar_url": calendar_path(request, variant, drawn_for)},
                 headers=NO_STORE)
     query = {**rules_query(variant), "day": drawn_for.isoformat()}
-    label = ("the deal of the day" if late is None
-             else f"the deal of {drawn_for.isoformat()}, played late")
+    rules = variant_label(variant)
+    if late is None:
+        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+        # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+        label = _("the deal of the day (%(rules)s)", rules=rules)
+    else:
+        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+        # "start"; %(day)s is a date, as in "4 March 2026".
+        label = _("the deal of %(day)s, played late (%(rules)s)",
+                  day=format_day(drawn_for, "long"), rules=rules)
     return shown(request, session, player_id,
                  deal=Deal.from_number(odds.daily_deal(drawn_for, variant)), variant=variant,
                  urls=BoardUrls(play=path_for(request, "daily_play", query=query),
                                 hint=path_for(request, "daily_hint", query=query)),
                  start=path_for(request, "daily_start"), fields=query,
-                 starting=f"{label} ({variant.label})", daily=on_time,
+                 starting=label, daily=on_time,
                  extras={"calendar_url": calendar_path(request, variant, drawn_for),
                          "late_daily": late})
 
@@ -134,7 +145,9 @@ def daily_again(request: Request, session: SessionDep, player_id: PlayerDep,
     if current is not None and not confirm:
         return ask_to_abandon(request, current, action=path_for(request, "daily_again"),
                               fields=rules_query(variant),
-                              starting="the deal of the day again, not counted")
+                              # TRANSLATORS: what the player would start ("Abandon it and
+                              # start ..."): the object of "start".
+                              starting=_("the deal of the day again, not counted"))
     record = actions.start(session, player_id, deal, variant, rated=False)
     return see_other(path_for(request, "board", game_id=record.id))
 
@@ -175,9 +188,11 @@ def calendar(request: Request, session: SessionDep, player_id: PlayerDep,
     try:
         first = date.fromisoformat(f"{month}-01") if month else today.replace(day=1)
     except ValueError:
-        raise PageError(400, "No such month", f"{month!r} is not a month (YYYY-MM).") from None
+        raise PageError(400, _("No such month"),
+                        # TRANSLATORS: YYYY-MM is how the address writes a month: keep it.
+                        _("%(month)s is not a month (YYYY-MM).", month=repr(month))) from None
     if first > today:
-        raise PageError(404, "No such month yet", "That month has not come yet.",
-                        link=(calendar_path(request, variant, today), "This month"))
+        raise PageError(404, _("No such month yet"), _("That month has not come yet."),
+                        link=(calendar_path(request, variant, today), _("This month")))
     context = calendar_context(request, session, player_id, variant, first, today)
     return templates.TemplateResponse(request, "calendar.html", context, headers=NO_STORE)

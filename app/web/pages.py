@@ -37,7 +37,9 @@ from app.web.csrf import require_csrf
 from app.web.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.errors import PageError
 from app.web.htmx import see_other
+from app.web.i18n import gettext as _
 from app.web.links import path_for, rules_query
+from app.web.names import variant_label
 from app.web.notice import Notice
 from app.web.params import DealNumber
 from app.web.preferences import DIFFICULTY_CHOICES
@@ -58,7 +60,8 @@ from app.web.starting import (
 )
 from app.web.templating import templates
 from app.web.threads import in_one_hop, in_thread
-from app.web.view import doing_move
+from app.web.view import back_before
+from app.web.words import engine_sentence
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 # --- home ----------------------------------------------------------------------------------
@@ -107,13 +110,16 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
         variant = Variant(form["goal"], form["passes"])  # type: ignore[arg-type]
         number = Deal.parse_number(deal) if deal and deal.strip() else None
     except (GameSetupError, DealError) as exc:
-        return render_home(request, session, player_id, form=form, error=str(exc),
-                           status_code=400)
+        return render_home(request, session, player_id, form=form,
+                           error=engine_sentence(str(exc)), status_code=400)
     if form["difficulty"] not in DIFFICULTY_CHOICES:
         form["difficulty"] = chosen.difficulty
         names = ", ".join(DIFFICULTY_CHOICES)
+        # TRANSLATORS: %(names)s lists the form's values as sent (any, easy, medium, ...),
+        # %(value)s is what was sent instead, quoted.
         return render_home(request, session, player_id, form=form, status_code=400,
-                           error=f"Difficulty must be one of {names}, not {difficulty!r}.")
+                           error=_("Difficulty must be one of %(names)s, not %(value)s.",
+                                   names=names, value=repr(difficulty)))
     # A difficulty chosen on the form (the board's New game sends none) means a winnable deal.
     wants_winnable = bool(winnable_only) or (difficulty is not None and difficulty != "any"
                                               and number is None)
@@ -125,16 +131,18 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
                            chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
     session.commit()
     if number is not None:
-        label = f"deal #{number} ({variant.label})"
+        label = starting.deal_phrase(number, variant)
     elif only_winnable and form["difficulty"] != "any":
         wanted = form["difficulty"]
         number = odds.random_winnable(variant, difficulty=wanted)
-        label = f"a winnable {wanted} deal ({variant.label})"
+        label = starting.winnable_phrase(wanted, variant)
     elif only_winnable:
-        number, label = odds.winnable_deal(variant), f"a winnable deal ({variant.label})"
+        number, label = odds.winnable_deal(variant), starting.winnable_phrase("any", variant)
     else:
         number = actions.random_deal_number(settings)
-        label = f"a new deal ({variant.label})"
+        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object
+        # of "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+        label = _("a new deal (%(rules)s)", rules=variant_label(variant))
     return started(request, session, player_id, deal=Deal.from_number(number),
                    variant=variant, confirmed=bool(confirm),
                    action=path_for(request, "new_game"), fields=form, starting=label,
@@ -158,7 +166,7 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
                                               number=number)),
                  start=path_for(request, "deal_start", number=number),
                  fields={k: v for k, v in query.items() if v is not None},
-                 starting=f"deal #{number} ({variant.label})", extras=extras)
+                 starting=starting.deal_phrase(number, variant), extras=extras)
 
 
 def challenged(request: Request, session, token: str | None, number: int,
@@ -230,7 +238,11 @@ def restart(request: Request, session: SessionDep, player_id: PlayerDep, loaded:
     if current is not None and not confirm:
         return ask_to_abandon(
             request, current, action=path_for(request, "restart", game_id=loaded.record.id),
-            fields={}, starting=f"this deal again from the start ({loaded.game.variant.label})")
+            fields={},
+            # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object
+            # of "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+            starting=_("this deal again from the start (%(rules)s)",
+                       rules=variant_label(loaded.game.variant)))
     fresh = actions.restart(session, loaded, player_id, starting.today().date())
     return see_other(path_for(request, "board", game_id=fresh.id))
 
@@ -244,9 +256,10 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
     the move that would have kept the win (the solver's analysis, kept once the lost game's
     banner asked for it)."""
     if not loaded.record.game_status.ended:
-        raise PageError(409, "Not finished yet", "Undo takes moves back in a game in progress.",
+        raise PageError(409, _("Not finished yet"),
+                        _("Undo takes moves back in a game in progress."),
                         link=(path_for(request, "board", game_id=loaded.record.id),
-                              "Go to the game"))
+                              _("Go to the game")))
     before = min(before, len(loaded.game.moves) + 1)
     better = await better_move(session, loaded, player_id, before)
     return await in_one_hop(session, lambda: start_retry(request, session, player_id, loaded,
@@ -269,13 +282,15 @@ def start_retry(request: Request, session, player_id: str, loaded, before: int,
         return ask_to_abandon(request, current,
                               action=path_for(request, "retry", game_id=loaded.record.id),
                               fields={"before": before},
-                              starting=f"this deal again from move {before}, not counted")
+                              # TRANSLATORS: what the player would start ("Abandon it and
+                              # start ..."): the object of "start".
+                              starting=_("this deal again from move %(number)s, not counted",
+                                         number=before))
     fresh = actions.retry(session, loaded, player_id, before)
     response = see_other(path_for(request, "board", game_id=fresh.id))
     if better is not None:
         notice.put(request, response, fresh.id, Notice(
-            f"Back before move {before}, the move that lost the win. {doing_move(better)} "
-            "keeps it: the board marks it.",
+            back_before(better, before),
             hinted=tuple(card.name for card in better.cards),
             hinted_action=None if better.cards else better.op.value))
     return response

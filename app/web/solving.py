@@ -38,6 +38,7 @@ from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
 from app.web import actions, metrics
+from app.web.i18n import gettext as _
 from app.web.threads import in_thread
 
 QUEUE_PER_THREAD = 8
@@ -97,11 +98,11 @@ class SolverQueue:
         with self._lock:
             if player_id in self._busy_players:
                 metrics.solver_refused.labels("player").inc()
-                raise SolverBusy("Your last request to the solver is still being worked out: "
-                                 "wait for it.", self._retry_after())
+                raise SolverBusy(_("Your last request to the solver is still being worked "
+                                   "out: wait for it."), self._retry_after())
             if self._waiting >= self.capacity:
                 metrics.solver_refused.labels("full").inc()
-                raise SolverBusy("The solver is busy right now: try again in a moment.",
+                raise SolverBusy(_("The solver is busy right now: try again in a moment."),
                                  self._retry_after())
             job = _Job(player_id, work, args)
             self._queues.setdefault(player_id, deque()).append(job)

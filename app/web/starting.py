@@ -34,9 +34,12 @@ from app.web.boardpage import NO_STORE, BoardUrls, render_board
 from app.web.csrf import require_csrf
 from app.web.errors import PageError
 from app.web.htmx import is_htmx, see_other, wants_json
+from app.web.i18n import gettext as _
 from app.web.links import path_for
+from app.web.names import variant_label
 from app.web.notice import Notice
 from app.web.templating import templates
+from app.web.words import engine_sentence
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 GoalField = Annotated[str | None, Form(max_length=20)]
@@ -53,7 +56,39 @@ def read_variant(goal: str | None, passes: str | None) -> Variant:
         return Variant(goal or DEFAULT_VARIANT.goal,  # type: ignore[arg-type]
                        passes if passes not in (None, "") else DEFAULT_VARIANT.passes)
     except GameSetupError as exc:
-        raise PageError(400, "These rules don't exist", str(exc)) from None
+        raise PageError(400, _("These rules don't exist"), engine_sentence(str(exc))) from None
+
+
+# --- what a start would start -------------------------------------------------------------------
+# The question before abandoning a game (confirm.html) names what the player would start, as
+# the object of "start": "Abandon it and start deal #42 (standard goal, 3 passes)". Each is a
+# whole phrase in the catalogs, its rule set (``names.variant_label``) a placeholder.
+def deal_phrase(number: int | str, variant: Variant) -> str:
+    """``deal #42 (standard goal, 3 passes)``."""
+    # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+    # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+    return _("deal #%(number)s (%(rules)s)", number=number, rules=variant_label(variant))
+
+
+def winnable_phrase(difficulty: str, variant: Variant) -> str:
+    """``a winnable easy deal (standard goal, 3 passes)``: a random winnable deal of a
+    difficulty (of ``DIFFICULTY_CHOICES``; "any" is any winnable deal)."""
+    rules = variant_label(variant)
+    if difficulty == "easy":
+        # TRANSLATORS: what the player would start ("Abandon it and start ...").
+        return _("a winnable easy deal (%(rules)s)", rules=rules)
+    if difficulty == "medium":
+        # TRANSLATORS: what the player would start ("Abandon it and start ...").
+        return _("a winnable medium deal (%(rules)s)", rules=rules)
+    if difficulty == "hard":
+        # TRANSLATORS: what the player would start ("Abandon it and start ...").
+        return _("a winnable hard deal (%(rules)s)", rules=rules)
+    if difficulty == "expert":
+        # TRANSLATORS: what the player would start ("Abandon it and start ...").
+        return _("a winnable expert deal (%(rules)s)", rules=rules)
+    # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+    # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+    return _("a winnable deal (%(rules)s)", rules=rules)
 
 
 def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields: dict[str, Any],

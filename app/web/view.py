@@ -11,9 +11,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Card, CardError, Game, GameStatus, Move, Op, ended_reason
+from app.engine import Card, CardError, Game, GameStatus, Move, Op, Outcome, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.solver import Hint
+from app.web.i18n import gettext as _
+from app.web.i18n import ngettext, pgettext
+from app.web.names import card_name
+from app.web.words import engine_sentence
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
@@ -30,13 +34,22 @@ def with_symbols(text: str) -> str:
     return _CARD_NAME.sub(symbol, text)
 
 
+def _removal(move: Move) -> tuple[str, str] | str:
+    """A removal's cards as the player sees them: one (a King), or the pair."""
+    symbols = [card.symbol for card in move.cards]
+    return symbols[0] if len(symbols) == 1 else (symbols[0], symbols[1])
+
+
 def describe_move(move: Move) -> str:
     """What a move did, for the live region: ``Removed 5♥ and 8♣.``"""
     if move.op is Op.DRAW:
-        return "Drew a card onto the waste."
+        return _("Drew a card onto the waste.")
     if move.op is Op.RECYCLE:
-        return "Turned the waste over: next pass."
-    return "Removed " + " and ".join(card.symbol for card in move.cards) + "."
+        return _("Turned the waste over: next pass.")
+    cards = _removal(move)
+    if isinstance(cards, str):
+        return _("Removed %(a)s.", a=cards)
+    return _("Removed %(a)s and %(b)s.", a=cards[0], b=cards[1])
 
 
 def describe_played(move: Move, game: Game) -> str:
@@ -45,27 +58,81 @@ def describe_played(move: Move, game: Game) -> str:
     said = describe_move(move)
     outcome = game.outcome()
     if outcome is not None:
-        said += f" {'You won!' if outcome.won else 'Game over.'} {outcome.reason}"
+        said += " " + (_("You won!") if outcome.won else _("Game over."))
+        said += " " + with_symbols(engine_sentence(outcome.reason))
     return said
 
 
 def say_move(move: Move, drawn: Card | None = None) -> str:
     """A move in a sentence's middle: ``remove 5♥ and 8♣``, ``draw 8♠ from the stock``."""
     if move.op is Op.DRAW:
-        return f"draw {drawn.symbol} from the stock" if drawn else "draw a card from the stock"
+        if drawn:
+            # TRANSLATORS: a move in the middle of a sentence, as in "Hint: draw 8♠ from the
+            # stock." (and "Your move 12, draw 8♠ from the stock, left no way to win").
+            return _("draw %(card)s from the stock", card=drawn.symbol)
+        # TRANSLATORS: a move in the middle of a sentence, as in "Hint: draw a card from the
+        # stock."
+        return _("draw a card from the stock")
     if move.op is Op.RECYCLE:
-        return "turn the waste over for the next pass"
-    return "remove " + " and ".join(card.symbol for card in move.cards)
+        # TRANSLATORS: a move in the middle of a sentence, as in "Hint: turn the waste over for
+        # the next pass."
+        return _("turn the waste over for the next pass")
+    cards = _removal(move)
+    if isinstance(cards, str):
+        # TRANSLATORS: a move in the middle of a sentence, as in "Hint: remove K♠."
+        return _("remove %(a)s", a=cards)
+    # TRANSLATORS: a move in the middle of a sentence, as in "Hint: remove 5♥ and 8♣."
+    return _("remove %(a)s and %(b)s", a=cards[0], b=cards[1])
 
 
 def doing_move(move: Move) -> str:
     """A move as something done, to begin a sentence: ``Removing K♠`` (the coach's "Removing
-    K♠ instead would have kept the win")."""
+    K♠ instead would have kept the win": ``kept_the_win`` says that sentence whole)."""
     if move.op is Op.DRAW:
-        return "Drawing a card from the stock"
+        # TRANSLATORS: a move as something done, beginning a sentence ("... instead would have
+        # kept the win").
+        return _("Drawing a card from the stock")
     if move.op is Op.RECYCLE:
-        return "Turning the waste over for the next pass"
-    return "Removing " + " and ".join(card.symbol for card in move.cards)
+        # TRANSLATORS: a move as something done, beginning a sentence.
+        return _("Turning the waste over for the next pass")
+    cards = _removal(move)
+    if isinstance(cards, str):
+        # TRANSLATORS: a move as something done, beginning a sentence.
+        return _("Removing %(a)s", a=cards)
+    # TRANSLATORS: a move as something done, beginning a sentence.
+    return _("Removing %(a)s and %(b)s", a=cards[0], b=cards[1])
+
+
+def kept_the_win(move: Move) -> str:
+    """The coach's sentence after a loss, whole: ``Removing K♠ instead would have kept the
+    win.``"""
+    if move.op is Op.DRAW:
+        return _("Drawing a card from the stock instead would have kept the win.")
+    if move.op is Op.RECYCLE:
+        return _("Turning the waste over for the next pass instead would have kept the win.")
+    cards = _removal(move)
+    if isinstance(cards, str):
+        return _("Removing %(a)s instead would have kept the win.", a=cards)
+    return _("Removing %(a)s and %(b)s instead would have kept the win.", a=cards[0],
+             b=cards[1])
+
+
+def back_before(move: Move, number: int) -> str:
+    """What "Try again from move ``number``" says on the board, ``move`` being the one that
+    keeps the win: ``Back before move 12, the move that lost the win. Removing K♠ keeps it:
+    the board marks it.``"""
+    if move.op is Op.DRAW:
+        return _("Back before move %(number)s, the move that lost the win. Drawing a card from "
+                 "the stock keeps it: the board marks it.", number=number)
+    if move.op is Op.RECYCLE:
+        return _("Back before move %(number)s, the move that lost the win. Turning the waste "
+                 "over for the next pass keeps it: the board marks it.", number=number)
+    cards = _removal(move)
+    if isinstance(cards, str):
+        return _("Back before move %(number)s, the move that lost the win. Removing %(a)s keeps "
+                 "it: the board marks it.", number=number, a=cards)
+    return _("Back before move %(number)s, the move that lost the win. Removing %(a)s and "
+             "%(b)s keeps it: the board marks it.", number=number, a=cards[0], b=cards[1])
 
 
 def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
@@ -77,20 +144,23 @@ def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
     """
     move = hint.move
     if move is None:
-        return with_symbols(hint.message)
+        return with_symbols(engine_sentence(hint.message))
     step = say_move(move)
     if hint.winnable is False:
-        said = (f"This deal can no longer be won. Hint: {step}, which leaves the most cards you "
-                "can still remove.")
+        # TRANSLATORS: %(move)s is a move as in "draw a card from the stock".
+        said = _("This deal can no longer be won. Hint: %(move)s, which leaves the most cards "
+                 "you can still remove.", move=step)
         if winnable_until:
-            said += (f" Undo {winnable_until} move{'s' if winnable_until != 1 else ''} to get "
-                     "back to a winnable position.")
+            said += " " + ngettext("Undo %(num)s move to get back to a winnable position.",
+                                   "Undo %(num)s moves to get back to a winnable position.",
+                                   winnable_until)
         return said
     if hint.winnable is True:
-        verdict = "This deal can still be won."
+        verdict = _("This deal can still be won.")
     else:
-        verdict = "The solver could not decide this position in time."
-    return f"Hint: {step}. {verdict}"
+        verdict = _("The solver could not decide this position in time.")
+    # TRANSLATORS: %(move)s is a move as in "remove 5♥ and 8♣" or "draw a card from the stock".
+    return _("Hint: %(move)s.", move=step) + " " + verdict
 
 
 def format_duration(seconds: int) -> str:
@@ -122,7 +192,7 @@ def pyramid_slots(game: Game) -> list[Slot]:
 
 def pyramid_rows(slots: list[Slot]) -> list[list[Slot]]:
     """The pyramid's places row by row, from the apex (a screen reader reads rows as rows)."""
-    rows: list[list[Slot]] = [[] for _ in range(7)]
+    rows: list[list[Slot]] = [[] for _row in range(7)]
     for slot in slots:
         rows[slot.row].append(slot)
     return rows
@@ -162,9 +232,12 @@ def describe_step(move: Move, drawn: Card | None = None) -> str:
     """A move in a replay's move list: ``5♥ + 8♣``, ``K♠``, ``Draw 8♠`` (the card drawn, when
     known), ``Recycle``."""
     if move.op is Op.DRAW:
-        return f"Draw {drawn.symbol}" if drawn else "Draw"
+        if drawn:
+            # TRANSLATORS: a draw in a replay's list of moves, with the card it drew.
+            return _("Draw %(card)s", card=drawn.symbol)
+        return pgettext("a move in a replay's list", "Draw")
     if move.op is Op.RECYCLE:
-        return "Recycle"
+        return pgettext("a move in a replay's list", "Recycle")
     return " + ".join(card.symbol for card in move.cards)
 
 
@@ -188,10 +261,11 @@ def drawn_by(game: Game, number: int) -> Card | None:
 
 
 def covered_by(game: Game) -> dict[str, list[str]]:
-    """For each covered pyramid card, the cards covering it now, by name (``3 of spades``)."""
+    """For each covered pyramid card, the cards covering it now, by name in the player's
+    language (``3 of spades``)."""
     found = {}
     for index, card in enumerate(game.pyramid):
-        over = [c.long_name for i in COVERED_BY[index] if (c := game.pyramid[i]) is not None]
+        over = [card_name(c) for i in COVERED_BY[index] if (c := game.pyramid[i]) is not None]
         if card is not None and over:
             found[card.name] = over
     return found
@@ -215,6 +289,12 @@ def discard_top(game: Game) -> Card | None:
         if move.cards:
             return move.cards[-1]
     return None
+
+
+def said_reason(status: GameStatus, outcome: Outcome | None) -> str | None:
+    """Why a game ended, in the player's language (None while it is played)."""
+    reason = ended_reason(status, outcome)
+    return with_symbols(engine_sentence(reason)) if reason else None
 
 
 def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
@@ -245,7 +325,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "status": status,
         "outcome": outcome,
         "abandoned": status is GameStatus.ABANDONED,
-        "reason": ended_reason(status, outcome),
+        "reason": said_reason(status, outcome),
         "replay": replay,
         # What looks free (every free card) and what can be clicked (only while playing).
         "free_names": {card.name for card in game.free_cards()},
@@ -266,7 +346,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "can_recycle": can_move and Move.recycle() in legal,
         "can_undo": can_move and bool(game.moves),
         "no_draw_reason": None if not can_move or Move.draw() in legal
-        else with_symbols(game.why_illegal(Move.draw()) or ""),
+        else with_symbols(engine_sentence(game.why_illegal(Move.draw()) or "")),
         "stock_top": game.stock_top,
         "waste_top": game.waste_top,
         "elapsed": elapsed,
