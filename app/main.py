@@ -4,7 +4,8 @@
 database; the module-level ``app`` uses the environment's settings.
 
 The request guards of ``app.web.security`` wrap the app, outermost first: security headers
-(around everything, Starlette's own 500 page included), trusted hosts, body size, cross-site
+(around everything, Starlette's own 500 page included), the request's language (so every
+answer below, refusals and the 500 page included, is in it), trusted hosts, body size, cross-site
 writes, JSON-only API bodies, the player cookie, then (for a page) the player's preferences.
 The cheapest refusals come first, and every refusal happens before a player cookie could be
 handed out.
@@ -90,15 +91,18 @@ at the default (docs/crowds.md)."""
 
 
 class PyramidApp(FastAPI):
-    """FastAPI, with the security headers around the whole middleware stack, and the request
-    ids, metrics and access log (``Observe``) around those.
+    """FastAPI, with the request's language (``LanguageMiddleware``) and the security headers
+    around the whole middleware stack, and the request ids, metrics and access log
+    (``Observe``) around those.
 
     Starlette puts its ServerErrorMiddleware (the 500 page) outside every ``add_middleware``
-    layer, so a header middleware added the usual way would miss that one answer.
+    layer, so a header middleware added the usual way would miss that one answer, and a
+    language set the usual way would be gone when that page is written.
     """
 
     def build_middleware_stack(self) -> ASGIApp:
-        return Observe(security_headers(super().build_middleware_stack(), self.state.settings),
+        return Observe(security_headers(LanguageMiddleware(super().build_middleware_stack()),
+                                        self.state.settings),
                        lambda: self.router.routes)
 
 
@@ -224,7 +228,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)
     app.add_middleware(SendDeadline, seconds=settings.send_timeout_seconds)
-    app.add_middleware(LanguageMiddleware)  # the request's language, before any answer is written
+    # The request's language is set around all of these (PyramidApp), before any answer is
+    # written: a refusal, and the 500 page, speak it too.
     handlers.install(app)
 
     # Before the routers, so it wins over any older /healthz route among them.

@@ -55,9 +55,12 @@ from app.web.deps import (
     owned_game,
 )
 from app.web.errors import Problem as ErrorProblem
+from app.web.i18n import gettext as _
 from app.web.params import DealNumber, GoalValue, JsonInteger, OpValue, PassesValue
+from app.web.refusals import refusal_sentence
 from app.web.threads import in_one_hop, in_thread
 from app.web.view import api_state
+from app.web.words import engine_sentence
 
 router = APIRouter(prefix="/api", tags=["games"])
 T = TypeVar("T")
@@ -239,15 +242,15 @@ IfMatch = Annotated[str | None, Header(
 @contextmanager
 def refusals_as_http() -> Iterator[None]:
     """The engine's and the store's refusals as HTTP errors: an illegal move is 422 with the
-    engine's reason, a move that lost a race 409."""
+    engine's reason, a move that lost a race 409 (both in the request's language)."""
     try:
         yield
     except (MoveError, IllegalMove) as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise HTTPException(422, engine_sentence(str(exc))) from None
     except actions.VersionMismatch:
         raise  # the route answers 412 with the game as it is
     except GameConflict as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, refusal_sentence(str(exc))) from None
 
 
 def too_busy(exc: solving.SolverBusy) -> HTTPException:
@@ -375,8 +378,8 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
     progress is refused (409): its analysis would be a winning line for its player, which is
     what hints give (and count)."""
     if not loaded.record.game_status.ended:
-        raise HTTPException(409, "The game is still in progress: it is analysed once it has "
-                                 "ended (ask for a hint meanwhile).")
+        raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
+                                   "ended (ask for a hint meanwhile)."))
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy as exc:

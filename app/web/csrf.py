@@ -24,6 +24,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from app.web.errors import PageError
+from app.web.i18n import gettext as _
 
 HEADER = "X-CSRF-Token"
 FIELD = "csrf_token"
@@ -48,9 +49,10 @@ async def require_csrf(request: Request) -> None:
         sent = value if isinstance(value, str) else None
     if not sent or not hmac.compare_digest(sent, token_for(request)):
         raise PageError(
-            403, "This page has expired",
-            "The form did not come from this site's own page (or the page is too old). Go back, "
-            "reload the page and try again: your games are safe.", link=("/", "Home page"))
+            403, _("This page has expired"),
+            _("The form did not come from this site's own page (or the page is too old). Go "
+              "back, reload the page and try again: your games are safe."),
+            link=("/", _("Home page")))
 
 
 @pass_context

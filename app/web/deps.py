@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.settings import Settings
 from app.store import LoadedGame, load
 from app.web.errors import PageError, is_api
+from app.web.i18n import gettext as _
 from app.web.threads import in_thread, release_threads
 
 
@@ -72,9 +73,10 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
     loaded = load(session, game_id)
     if loaded is None:
         if is_api(request):
-            raise HTTPException(404, f"no game {game_id!r}")
-        raise PageError(404, "No such game",
-                        "This game does not exist. Start a new one from the home page.")
+            # TRANSLATORS: the JSON API's answer; %(game)s is the game's id as asked, in quotes.
+            raise HTTPException(404, _("no game %(game)s", game=repr(game_id)))
+        raise PageError(404, _("No such game"),
+                        _("This game does not exist. Start a new one from the home page."))
     return loaded
 
 
@@ -97,10 +99,10 @@ def owned_game(request: Request, loaded: LoadedGame, player_id: str) -> LoadedGa
     """``loaded``, when it is the caller's game; else 403."""
     if loaded.record.player_id != player_id:
         if is_api(request):
-            raise HTTPException(403, "this game belongs to another player")
-        raise PageError(403, "Not your game",
-                        "This game belongs to another player. You can play the same deal "
-                        "yourself from its deal link.")
+            raise HTTPException(403, _("this game belongs to another player"))
+        raise PageError(403, _("Not your game"),
+                        _("This game belongs to another player. You can play the same deal "
+                          "yourself from its deal link."))
     return loaded
 
 

@@ -32,6 +32,7 @@ from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import see_other
+from app.web.i18n import gettext as _
 from app.web.links import absolute_url, path_for
 from app.web.player import PlayerCookie
 from app.web.templating import templates
@@ -60,25 +61,27 @@ def make_device_link(request: Request, session: SessionDep, player_id: PlayerDep
 def revoke_device_link(request: Request, session: SessionDep, player_id: PlayerDep,
                        key: str) -> Response:
     if not revoke(session, player_id, key):
-        raise PageError(404, "No such link", "You have no live link with that key.",
-                        link=(path_for(request, "stats"), "Your statistics"))
+        raise PageError(404, _("No such link"), _("You have no live link with that key."),
+                        link=(path_for(request, "stats"), _("Your statistics")))
     session.commit()
     return see_other(path_for(request, "stats", query={"revoked": 1}) + "#devices")
 
 
 def _link_or_error(request: Request, session, secret: str):
     if len(secret) > 64:
-        raise PageError(404, "No such link", "This link does not exist.")
+        raise PageError(404, _("No such link"), _("This link does not exist."))
     found = read_link(session, secret)
+    # TRANSLATORS: a button that leads to the home page, to play a game.
+    play = _("Play")
     if found is None:
-        raise PageError(404, "No such link",
-                        "This link does not exist: check that it was copied whole.",
-                        link=(path_for(request, "home"), "Play"))
+        raise PageError(404, _("No such link"),
+                        _("This link does not exist: check that it was copied whole."),
+                        link=(path_for(request, "home"), play))
     if found.revoked:
-        raise PageError(410, "This link was revoked",
-                        "Its owner revoked it, so it no longer gives access to anything. Ask "
-                        "them for a new one if it is yours.",
-                        link=(path_for(request, "home"), "Play"))
+        raise PageError(410, _("This link was revoked"),
+                        _("Its owner revoked it, so it no longer gives access to anything. "
+                          "Ask them for a new one if it is yours."),
+                        link=(path_for(request, "home"), play))
     return found
 
 
@@ -99,7 +102,8 @@ def use_device_link(request: Request, session: SessionDep, secret: str) -> Respo
     new_player = use_link(session, secret)
     session.commit()
     if new_player is None:  # revoked between the check and now
-        raise PageError(410, "This link was revoked", "It no longer gives access to anything.")
+        raise PageError(410, _("This link was revoked"),
+                        _("It no longer gives access to anything."))
     response = see_other(path_for(request, "stats", query={"linked": 1}))
     PlayerCookie(request.app.state.settings).attach(response, new_player)
     return response
@@ -117,7 +121,7 @@ async def import_file(request: Request, player_id: PlayerDep,
         request, player_id, gamesfile.import_games, settings.database_url, player_id,
         settings.secret_key, raw)
     if done.refused:
-        raise PageError(400, "This file cannot be imported", done.refused,
-                        link=(path_for(request, "stats"), "Your statistics"))
+        raise PageError(400, _("This file cannot be imported"), gamesfile.refusal(done),
+                        link=(path_for(request, "stats"), _("Your statistics")))
     return see_other(path_for(request, "stats",
                               query={"imported": done.added, "skipped": done.skipped}))

@@ -33,30 +33,42 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.store.db import DatabaseUnavailable
 
-TITLES = {
-    400: "That didn't work",
-    403: "Not allowed",
-    404: "Page not found",
-    405: "Not allowed",
-    408: "Too slow",
-    409: "Something changed",
-    413: "Too much sent",
-    415: "That didn't work",
-    422: "That didn't work",
-    429: "Busy right now",
-    500: "Something went wrong",
-    503: "Not available right now",
-}
 
-MESSAGES = {
-    404: "There is nothing at this address. The game you want may be on the home page.",
-    405: "This address can't be used that way. Start from the home page or the board instead.",
-    413: "That was far more than any form here sends, so it was not read.",
-    500: "Something went wrong on our side, and nothing you did caused it. Your games are saved: "
-         "go back to the home page and carry on.",
-    503: "The games' database is not answering at the moment, so nothing could be loaded or "
-         "saved. Nothing you did caused it: please try again in a minute.",
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs (``pybabel extract`` knows ``N_``) without
+    translating it: a text kept in English where it is stored, translated where a person reads
+    it (``app.web.i18n.gettext(text)``). This module imports nothing of the web layer, not
+    even the language's."""
+    return message
+
+
+TITLES: dict[int, str] = {
+    400: N_("That didn't work"),
+    403: N_("Not allowed"),
+    404: N_("Page not found"),
+    405: N_("Not allowed"),
+    408: N_("Too slow"),
+    409: N_("Something changed"),
+    413: N_("Too much sent"),
+    415: N_("That didn't work"),
+    422: N_("That didn't work"),
+    429: N_("Busy right now"),
+    500: N_("Something went wrong"),
+    503: N_("Not available right now"),
 }
+"""An error page's heading, by status, in English: ``gettext`` it."""
+
+MESSAGES: dict[int, str] = {
+    404: N_("There is nothing at this address. The game you want may be on the home page."),
+    405: N_("This address can't be used that way. Start from the home page or the board "
+            "instead."),
+    413: N_("That was far more than any form here sends, so it was not read."),
+    500: N_("Something went wrong on our side, and nothing you did caused it. Your games are "
+            "saved: go back to the home page and carry on."),
+    503: N_("The games' database is not answering at the moment, so nothing could be loaded "
+            "or saved. Nothing you did caused it: please try again in a minute."),
+}
+"""An error page's sentence, by status, in English: ``gettext`` it."""
 
 DATABASE_ERRORS = (DBAPIError, DisconnectionError, PoolTimeout, DatabaseUnavailable)
 """Every way the database can fail to answer: the DB-API's errors (OperationalError and its
@@ -83,9 +95,11 @@ def is_api(request: Request) -> bool:
 
 
 CLEARER = {
-    "int_type": "Input should be a whole number written as a JSON integer, like 42 "
-                "(not a string, a boolean or a decimal)",
+    "int_type": N_("Input should be a whole number written as a JSON integer, like 42 "
+                   "(not a string, a boolean or a decimal)"),
 }
+"""Clearer words than pydantic's for some problems: in English in the API's ``errors`` (as
+pydantic's own are), translated in its ``detail`` (``app.web.refusals.problem_sentence``)."""
 
 
 def problems(exc: RequestValidationError) -> list[dict[str, Any]]:

@@ -14,6 +14,10 @@ own, and answer plain values, so that they can cross a process boundary.
   its own short transaction: SQLite's one writer, or a PostgreSQL player's lock, is never held
   for longer than one piece. Storing is idempotent (a game already here is skipped), so a
   piece that fails leaves nothing the next import would double.
+
+The worker speaks no language (it serves every player): a refusal comes back as a key of
+``REFUSALS`` and its values, or as the store's English sentence, and the web process says it
+in the request's language (``refusal``).
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine import Goal
 from app.store import Database, ImportRefused, display_name, export_rows, prepare_game, store_games
 from app.store.imports import IMPORT_LIMIT
+from app.web.i18n import Counted, LazyProxy, _l, counted
+from app.web.numbers import format_number
+from app.web.refusals import refusal_sentence
 from app.web.statsview import iso
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
@@ -172,45 +179,87 @@ def export_csv(url: str, player_id: str, replay_url: str) -> ExportedFile:
 
 
 # --- import ------------------------------------------------------------------------------------
+REFUSALS: dict[str, LazyProxy | Counted] = {
+    "too_large": _l("The file is over %(megabytes)s MB."),
+    "too_many": counted("An import holds at most %(count)s game.",
+                        "An import holds at most %(count)s games."),
+    "not_json": _l("This is not a JSON file from \u201cExport JSON\u201d."),
+    "too_deep": _l("This file is not an export of your games (it is nested too deeply)."),
+    "no_games": _l("This file is not an export of your games (no games, or no signature)."),
+    "changed": _l("This file was changed after it was exported (or comes from another "
+                  "server), so its games cannot be trusted."),
+}
+"""Why ``read_export`` refuses a file, by key; ``count`` is a number of games."""
+STORE_REFUSAL = "store"
+"""The key of a refusal the store wrote (``ImportRefused``): its English is ``text``."""
+
+
+class FileRefused(ImportRefused):
+    """``read_export``'s refusal: a key of ``REFUSALS`` and its values (its ``str`` is the
+    sentence in the language of the moment: English in the worker)."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(_said(key, values))
+
+
+def _said(key: str, values: dict[str, Any]) -> str:
+    message = REFUSALS[key]
+    if isinstance(message, Counted):
+        count = int(values["count"])
+        return message(count, **{**values, "count": format_number(count)})
+    return str(message) % values if values else str(message)
+
+
 @dataclass(frozen=True, slots=True)
 class ImportDone:
-    """What an import did, or why it was refused (``refused`` is the player's sentence)."""
+    """What an import did, or why it was refused: ``refused`` is a key of ``REFUSALS`` (or
+    ``STORE_REFUSAL``) and ``values`` its values, for ``refusal`` to say in the player's
+    language."""
 
     added: int = 0
     skipped: int = 0
     refused: str | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def refusal(done: ImportDone) -> str:
+    """Why ``done`` was refused, in this request's language (in the web process)."""
+    if done.refused == STORE_REFUSAL:
+        return refusal_sentence(str(done.values.get("text", "")))
+    if done.refused in REFUSALS:
+        return _said(done.refused, done.values)
+    return str(done.refused)
 
 
 def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
     """The games of an exported file, checked: its size, its shape and its signature (raises
-    ImportRefused with the reason a player can act on).
+    FileRefused with the reason a player can act on).
 
     A file of millions of tiny objects would cost seconds and hundreds of megabytes to parse
     only to be refused for its size; each game opens exactly one JSON object, so counting the
     braces first refuses it for the price of one scan.
     """
     if len(raw) > IMPORT_MAX_BYTES:
-        raise ImportRefused(f"The file is over {IMPORT_MAX_BYTES // (1024 * 1024)} MB.")
+        raise FileRefused("too_large", megabytes=IMPORT_MAX_BYTES // (1024 * 1024))
     if max(raw.count(b"{"), raw.count(b"[")) > IMPORT_LIMIT + BRACES_SLACK:
-        raise ImportRefused(f"An import holds at most {IMPORT_LIMIT:,} games.")
+        raise FileRefused("too_many", count=IMPORT_LIMIT)
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ImportRefused("This is not a JSON file from \u201cExport JSON\u201d.") from None
+        raise FileRefused("not_json") from None
     except RecursionError:
-        raise ImportRefused("This file is not an export of your games (it is nested too "
-                            "deeply).") from None
+        raise FileRefused("too_deep") from None
     games, signature = ((data.get("games"), data.get("signature")) if isinstance(data, dict)
                         else (None, None))
     if not isinstance(games, list) or not isinstance(signature, str):
-        raise ImportRefused("This file is not an export of your games (no games, or no "
-                            "signature).")
+        raise FileRefused("no_games")
     if len(games) > IMPORT_LIMIT:
-        raise ImportRefused(f"An import holds at most {IMPORT_LIMIT:,} games.")
+        raise FileRefused("too_many", count=IMPORT_LIMIT)
     if not all(isinstance(game, dict) for game in games) or not ExportSigner.check(
             secret_key, games, signature):
-        raise ImportRefused("This file was changed after it was exported (or comes from "
-                            "another server), so its games cannot be trusted.")
+        raise FileRefused("changed")
     return games
 
 
@@ -219,8 +268,10 @@ def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> Impor
     try:
         games = read_export(raw, secret_key)
         prepared = [prepare_game(player_id, game) for game in games]
+    except FileRefused as exc:
+        return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:
-        return ImportDone(refused=str(exc))
+        return ImportDone(refused=STORE_REFUSAL, values={"text": str(exc)})
     added = skipped = 0
     for start in range(0, len(prepared), STORE_PIECE):
         with database(url).session() as session:

@@ -1,5 +1,9 @@
 """The exception handlers: every error becomes a friendly page for the HTML routes, or the
-``Problem`` shape for the API (see ``errors``), never a traceback or an echo of the input."""
+``Problem`` shape for the API (see ``errors``), never a traceback or an echo of the input.
+
+Both in the request's language (``app.web.i18n``): a page's title and sentence, the API's
+``detail``; the API's ``errors`` (each field's place, pydantic's message and kind) stay as
+they are, for programs to read."""
 
 from __future__ import annotations
 
@@ -22,6 +26,9 @@ from app.web.errors import (
     problem,
     problems,
 )
+from app.web.i18n import _l
+from app.web.i18n import gettext as _
+from app.web.refusals import VALUE_ERROR, problem_sentence
 from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
@@ -29,13 +36,26 @@ log = logging.getLogger("pyramid.web")
 RETRY_SOON = {"Retry-After": "5"}
 """A database outage: clients and load balancers try again after this many seconds."""
 
+FRAMEWORK_DETAILS = {
+    # TRANSLATORS: the JSON API's answer to an address that names nothing (HTTP's phrase).
+    "Not Found": _l("Not Found"),
+    # TRANSLATORS: the JSON API's answer to a method an address does not take (HTTP's phrase).
+    "Method Not Allowed": _l("Method Not Allowed"),
+}
+"""Starlette's own details (HTTP's reason phrases), as the API answers them."""
 
-def error_page(request: Request, status_code: int, title: str, message: str,
-               link: tuple[str, str] | None = None,
+
+def error_page(request: Request, status_code: int, title: object, message: object,
+               link: tuple[str, object] | None = None,
                headers: dict[str, str] | None = None) -> Response:
+    """The error page; ``title``, ``message`` and the link's text are already in the request's
+    language (a lazy text, ``_l``, is read now)."""
+    if link is not None:
+        link = (link[0], str(link[1]))
     return templates.TemplateResponse(
         request, "error.html",
-        {"status_code": status_code, "title": title, "message": message, "link": link},
+        {"status_code": status_code, "title": str(title), "message": str(message),
+         "link": link},
         status_code=status_code, headers=headers,
     )
 
@@ -52,31 +72,43 @@ def install(app: FastAPI) -> None:
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         headers = dict(exc.headers) if exc.headers else None
         if is_api(request):
-            detail = exc.detail if isinstance(exc.detail, str) else "Request refused."
+            detail = exc.detail if isinstance(exc.detail, str) else _("Request refused.")
             if exc.status_code == 400 and detail == BODY_NOT_JSON:
-                return problem(422, "The body is not valid JSON.",
+                return problem(422, _("The body is not valid JSON."),
                                [{"loc": ["body"], "msg": "Invalid JSON", "type": "json_invalid"}])
+            if detail in FRAMEWORK_DETAILS:
+                detail = str(FRAMEWORK_DETAILS[detail])
             return problem(exc.status_code, detail, headers=headers)
-        message = MESSAGES.get(exc.status_code) or (
-            exc.detail if isinstance(exc.detail, str) else "Something went wrong.")
-        return error_page(request, exc.status_code, TITLES.get(exc.status_code, "Error"),
-                          message, headers=headers)
+        if exc.status_code in MESSAGES:
+            message = _(MESSAGES[exc.status_code])
+        else:
+            message = exc.detail if isinstance(exc.detail, str) else _("Something went wrong.")
+        title = _(TITLES[exc.status_code]) if exc.status_code in TITLES else _("Error")
+        return error_page(request, exc.status_code, title, message, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         found = problems(exc)
+        # Each problem as "where: what" (the field's place as the API names it).
         summary = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'][1:])}: {err['msg']}" for err in found)
+            f"{'.'.join(str(p) for p in err['loc'][1:])}: {problem_sentence(err['msg'])}"
+            for err in found)
         if is_api(request):
-            return problem(422, f"The request is not valid: {summary}.", found)
+            # TRANSLATORS: %(problems)s lists each invalid field as "field: problem".
+            return problem(422, _("The request is not valid: %(problems)s.", problems=summary),
+                           found)
         if found and all(err["loc"][:1] == ["path"] for err in found):
             # A page's address that names nothing (a deal link with a deal number written
             # another way, say): there is no such page.
-            message = "There is nothing at this address: " + "; ".join(
-                err["msg"].removeprefix("Value error, ") for err in found) + "."
-            return error_page(request, 404, TITLES[404], message, link=("/", "Home page"))
-        message = f"The request was not understood ({summary})."
-        return error_page(request, 400, TITLES[400], message)
+            what = "; ".join(problem_sentence(err["msg"]).removeprefix(VALUE_ERROR)
+                             for err in found)
+            # TRANSLATORS: %(problems)s says what is wrong with the address (a deal number).
+            message = _("There is nothing at this address: %(problems)s.", problems=what)
+            return error_page(request, 404, _(TITLES[404]), message,
+                              link=("/", _("Home page")))
+        # TRANSLATORS: %(problems)s lists each invalid field as "field: problem".
+        message = _("The request was not understood (%(problems)s).", problems=summary)
+        return error_page(request, 400, _(TITLES[400]), message)
 
     async def _database_unavailable(request: Request, exc: Exception) -> Response:
         """An outage is the database's state, not a bug here: one line per request with the
@@ -86,9 +118,10 @@ def install(app: FastAPI) -> None:
                   loggable_path(request.url.path), first_line(exc))
         metrics.db_errors.labels(type(exc).__name__).inc()
         if is_api(request):
-            return problem(503, "The database is unavailable, so the request was not "
-                                "completed. Please try again shortly.", headers=RETRY_SOON)
-        return error_page(request, 503, TITLES[503], MESSAGES[503], headers=RETRY_SOON)
+            return problem(503, _("The database is unavailable, so the request was not "
+                                  "completed. Please try again shortly."), headers=RETRY_SOON)
+        return error_page(request, 503, _(TITLES[503]), _(MESSAGES[503]),
+                          headers=RETRY_SOON)
 
     for kind in DATABASE_ERRORS:
         app.add_exception_handler(kind, _database_unavailable)
@@ -99,8 +132,8 @@ def install(app: FastAPI) -> None:
         log.error("Unhandled error on %s %s", request.method, loggable_path(request.url.path),
                   exc_info=exc)
         if is_api(request):
-            return problem(500, "Internal server error: the request was not completed. "
-                                "Please try again.")
-        return error_page(request, 500, TITLES[500], MESSAGES[500])
+            return problem(500, _("Internal server error: the request was not completed. "
+                                  "Please try again."))
+        return error_page(request, 500, _(TITLES[500]), _(MESSAGES[500]))
 
 

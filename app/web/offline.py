@@ -24,9 +24,11 @@ from fastapi.responses import JSONResponse, Response
 from app import odds
 from app.engine import VARIANTS, Deal
 from app.store import preview
-from app.web import assets
+from app.web import assets, i18n
 from app.web.boardpage import BoardUrls, render_board
 from app.web.deps import PlayerDep
+from app.web.i18n import gettext as _
+from app.web.i18n import pgettext
 from app.web.links import path_for
 from app.web.starting import today
 from app.web.templating import templates
@@ -38,6 +40,8 @@ WINNABLE_AHEAD = 12
 """Proven-winnable deals sent for each rule set: "Winnable deals only" offline picks among
 them."""
 NEVER_KEPT = {"Cache-Control": "no-cache"}
+BY_LANGUAGE = {"Vary": "Accept-Language, Cookie"}
+"""An answer in the request's language: the browser's, or the player's choice (their cookie)."""
 SHELL_DEAL = 1
 KEPT_PAGES = ("home", "rules", "settings", "stats", "odds", "calendar")
 """Pages the worker keeps a copy of as they are visited, to show them with no network."""
@@ -68,16 +72,22 @@ def board_patterns(request: Request) -> list[str]:
 
 @router.get("/manifest.webmanifest", name="manifest")
 def manifest(request: Request) -> Response:
-    """What a phone needs to put the site on its home screen as an app."""
+    """What a phone needs to put the site on its home screen as an app, in the request's
+    language (its names and description, and ``lang``)."""
     icons = [{"src": assets.url(f"icons/{name}"), "sizes": size, "type": "image/png",
               "purpose": purpose} for name, size, purpose in assets.ICONS]
-    body = {"name": "Pyramid Solitaire", "short_name": "Pyramid",
-            "description": "Pyramid Solitaire: the standard and whole-deck goals, a solver "
-                           "that knows which deals can be won, and deal links to share.",
+    language = i18n.current_language()
+    body = {"name": _("Pyramid Solitaire"),
+            # TRANSLATORS: the app's name under its icon on a phone's home screen: short.
+            "short_name": pgettext("app name", "Pyramid"),
+            "description": _("Pyramid Solitaire: the standard and whole-deck goals, a solver "
+                             "that knows which deals can be won, and deal links to share."),
+            "lang": language.code, "dir": language.direction,
             "start_url": path_for(request, "home"), "scope": "/", "id": "/",
             "display": "standalone", "background_color": assets.FELT_DARK,
             "theme_color": assets.FELT, "icons": icons}
-    return JSONResponse(body, media_type="application/manifest+json", headers=NEVER_KEPT)
+    return JSONResponse(body, media_type="application/manifest+json",
+                        headers={**NEVER_KEPT, **BY_LANGUAGE})
 
 
 @router.get("/offline", name="offline_shell")

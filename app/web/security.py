@@ -34,6 +34,7 @@ import json
 import logging
 from urllib.parse import urlsplit
 
+from babel.numbers import format_decimal
 from secure import (
     ContentSecurityPolicy,
     ReferrerPolicy,
@@ -50,6 +51,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.logs import loggable_path
 from app.settings import Settings
+from app.web import i18n
+from app.web.i18n import gettext as _
+from app.web.i18n import ngettext
+from app.web.numbers import format_number
 
 log = logging.getLogger("pyramid.web")
 
@@ -88,17 +93,22 @@ def is_api_path(scope: Scope) -> bool:
 
 async def refuse(scope: Scope, send: Send, status: int, title: str, message: str) -> None:
     """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
-    short page (no template: the app, and its error page, never ran)."""
+    short page (no template: the app, and its error page, never ran). ``title`` and
+    ``message`` are in the request's language (``LanguageMiddleware`` is outside the guards),
+    and so is the page."""
     if is_api_path(scope):
         body = json.dumps({"detail": message, "errors": []}).encode()
         content_type = b"application/json"
     else:
+        language = i18n.current_language()
         body = (
-            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<!doctype html>\n<html lang="{language.code}" dir="{language.direction}">'
+            '<head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{html.escape(title)} · Pyramid</title></head>"
             f"<body><main><h1>{html.escape(title)}</h1><p>{html.escape(message)}</p>"
-            '<p><a href="/">Go to the home page</a></p></main></body></html>\n'
+            f'<p><a href="/">{html.escape(_("Go to the home page"))}</a></p></main></body>'
+            "</html>\n"
         ).encode()
         content_type = b"text/html; charset=utf-8"
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
@@ -136,8 +146,8 @@ class TrustedHosts(TrustedHostMiddleware):
         if not self.allow_any and (host is None or not any(
                 host == pattern or (pattern.startswith("*") and host.endswith(pattern[1:]))
                 for pattern in self.allowed_hosts)):
-            await refuse(scope, send, 400, "Unknown host",
-                         "This server does not answer to that host name.")
+            await refuse(scope, send, 400, _("Unknown host"),
+                         _("This server does not answer to that host name."))
             return
         await self.app(scope, receive, send)
 
@@ -148,7 +158,9 @@ class BodyTooLarge(HTTPException):
     answers 413 through the app's own error handlers (JSON, or the error page)."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(413, f"The request body is larger than {limit:,} bytes.")
+        super().__init__(413, ngettext("The request body is larger than %(num)s byte.",
+                                       "The request body is larger than %(num)s bytes.",
+                                       limit, num=format_number(limit)))
 
 
 class BodyTooSlow(HTTPException):
@@ -156,8 +168,18 @@ class BodyTooSlow(HTTPException):
     connection is closed, so a client trickling a byte at a time holds nothing for long."""
 
     def __init__(self, seconds: float) -> None:
-        super().__init__(408, f"The request body did not arrive within {seconds:g} seconds.",
+        super().__init__(408, ngettext("The request body did not arrive within %(num)s second.",
+                                       "The request body did not arrive within %(num)s "
+                                       "seconds.", plural_count(seconds),
+                                       num=format_decimal(seconds, format="#,##0.###",
+                                                          locale=i18n.current_locale())),
                          headers={"Connection": "close"})
+
+
+def plural_count(value: float) -> int:
+    """The whole number whose plural form ``value`` takes: itself when whole, else 2 (a
+    fraction of seconds is "seconds" in English, and the few-form in Russian)."""
+    return int(value) if float(value).is_integer() else 2
 
 
 class BodyLimit:
@@ -181,10 +203,11 @@ class BodyLimit:
         if declared is not None:
             declared = declared.strip()
             if not declared.isdigit():
-                await refuse(scope, send, 400, "Bad request", "Content-Length is not a number.")
+                await refuse(scope, send, 400, _("Bad request"),
+                             _("Content-Length is not a number."))
                 return
             if len(declared) > 15 or int(declared) > max_bytes:
-                await refuse(scope, send, 413, "Too much sent",
+                await refuse(scope, send, 413, _("Too much sent"),
                              BodyTooLarge(max_bytes).detail)
                 return
 
@@ -221,8 +244,9 @@ class BodyLimit:
             # Only if nothing inside turned it into an answer (a body read outside a route).
             if started:
                 raise
-            await refuse(scope, send, exc.status_code, "Too much sent" if exc.status_code == 413
-                         else "Too slow", str(exc.detail))
+            await refuse(scope, send, exc.status_code,
+                         _("Too much sent") if exc.status_code == 413 else _("Too slow"),
+                         str(exc.detail))
 
 
 # --- slow readers ------------------------------------------------------------------------------
@@ -290,20 +314,20 @@ class CrossSiteGuard:
         if scope["type"] == "http" and scope["method"] in STATE_CHANGING:
             reason = self.refusal(scope)
             if reason:
-                await refuse(scope, send, 403, "Not allowed", reason)
+                await refuse(scope, send, 403, _("Not allowed"), reason)
                 return
         await self.app(scope, receive, send)
 
     def refusal(self, scope: Scope) -> str | None:
         headers = Headers(scope=scope)
         if headers.get("sec-fetch-site", "").strip().lower() in ("cross-site", "same-site"):
-            return "This request came from another site, so it was not carried out."
+            return _("This request came from another site, so it was not carried out.")
         origin = headers.get("origin")
         if origin is None:
             return None
         own = self.own_origin or origin_key(f"{scope['scheme']}://{headers.get('host', '')}")
         if origin.strip().lower() == "null" or origin_key(origin) != own:
-            return "This request came from another origin, so it was not carried out."
+            return _("This request came from another origin, so it was not carried out.")
         return None
 
 
@@ -326,8 +350,9 @@ class JsonBodies:
                         or "transfer-encoding" in headers)
             declared = headers.get("content-type")
             if (has_body or declared is not None) and not is_json(declared):
-                await refuse(scope, send, 415, "Unsupported body",
-                             "The API reads JSON bodies only: send the body with "
-                             "Content-Type: application/json.")
+                await refuse(scope, send, 415, _("Unsupported body"),
+                             # TRANSLATORS: keep "Content-Type: application/json" as it is.
+                             _("The API reads JSON bodies only: send the body with "
+                               "Content-Type: application/json."))
                 return
         await self.app(scope, receive, send)

@@ -37,6 +37,7 @@ from fastapi.responses import Response
 from app.web import metrics
 from app.web.errors import PageError
 from app.web.gamesfile import ExportedFile
+from app.web.i18n import gettext as _
 
 log = logging.getLogger("pyramid.transfer")
 T = TypeVar("T")
@@ -77,13 +78,14 @@ class Transfers:
         """A place in the queue for this player and address, or 429."""
         queued = self.busy()
         if player_id in self._players:
-            raise PageError(429, "Still working on your last one",
-                            "Your previous import or export is still being made: wait for "
-                            "it, then try again.", headers={"Retry-After": str(RETRY_AFTER)})
+            raise PageError(429, _("Still working on your last one"),
+                            _("Your previous import or export is still being made: wait for "
+                              "it, then try again."),
+                            headers={"Retry-After": str(RETRY_AFTER)})
         if self._addresses[address] >= PER_ADDRESS or queued >= WAITING:
-            raise PageError(429, "Busy right now",
-                            "Many imports and exports are being made right now: please try "
-                            "again in a few seconds.",
+            raise PageError(429, _("Busy right now"),
+                            _("Many imports and exports are being made right now: please try "
+                              "again in a few seconds."),
                             headers={"Retry-After": str(RETRY_AFTER * (queued + 1))})
         self._players.add(player_id)
         self._addresses[address] += 1
@@ -117,8 +119,8 @@ class Transfers:
             except BrokenProcessPool:
                 log.error("The transfer worker process died; starting a new one")
                 self.close()
-                raise PageError(503, "Not available right now",
-                                "That could not be finished: please try again.",
+                raise PageError(503, _("Not available right now"),
+                                _("That could not be finished: please try again."),
                                 headers={"Retry-After": str(RETRY_AFTER)}) from None
             finally:
                 metrics.transfers_in_progress.dec()
