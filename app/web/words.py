@@ -32,6 +32,7 @@ from app.web import i18n
 from app.web.i18n import Counted, LazyProxy, _l, counted
 from app.web.i18n import gettext as _
 from app.web.names import SUIT_TEMPLATES, rank_word, variant_title
+from app.web.refusals import refusal_sentence
 
 SENTENCES = {
     "free_card": _l("%(card)s, free"),
@@ -198,9 +199,9 @@ def _compiled() -> tuple[tuple[re.Pattern[str], EngineSentence], ...]:
 
 
 def engine_sentence(text: str) -> str:
-    """An engine's English sentence in this request's language (as it is, when no pattern
-    knows it: a new sentence shows in English rather than not at all; tests/i18n checks that
-    every sentence the engines can say has a pattern)."""
+    """An engine's English sentence in this request's language: a move's refusal or a game's
+    end (``ENGINE``), else a refusal of a deal or rule set (``app.web.refusals``); as it is
+    when no pattern knows it (a new sentence shows in English rather than not at all)."""
     over = GAME_OVER.fullmatch(text)
     if over:
         return _("The game is over: %(why)s Its result is final.",
@@ -212,7 +213,7 @@ def engine_sentence(text: str) -> str:
             if isinstance(sentence.message, Counted):
                 return sentence.message(int(values["count"]), **values)
             return str(sentence.message) % values if values else str(sentence.message)
-    return text
+    return refusal_sentence(text)
 
 
 # --- the page's JSON -------------------------------------------------------------------------
