@@ -11,18 +11,29 @@ never read or written.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.store import preferences_of, save_preferences
+from app.web import i18n
 from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep
 from app.web.firstpaint import shown_for
 from app.web.htmx import is_htmx, see_other
 from app.web.links import path_for
-from app.web.preferences import BACKS, FELTS, MOTIONS, OPTIONS, THEMES, Preferences, Refused
+from app.web.preferences import (
+    BACKS,
+    FELTS,
+    LANGUAGE_CHOICES,
+    MOTIONS,
+    OPTIONS,
+    THEMES,
+    Preferences,
+    Refused,
+)
 from app.web.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
@@ -37,7 +48,7 @@ def render_settings(request: Request, preferences: Preferences, *, saved: bool =
                     errors: dict[str, str] | None = None, status_code: int = 200) -> Response:
     context = {"preferences": preferences, "saved": saved, "errors": errors or {},
                "options": OPTIONS, "themes": THEMES, "felts": FELTS, "backs": BACKS,
-               "motions": MOTIONS}
+               "motions": MOTIONS, "languages": LANGUAGE_CHOICES}
     return templates.TemplateResponse(request, "settings.html", context,
                                       status_code=status_code, headers=NO_STORE)
 
@@ -71,6 +82,20 @@ async def sent_form(request: Request) -> dict[str, str]:
 SentForm = Annotated[dict[str, str], Depends(sent_form)]
 
 
+def browser_language(request: Request) -> str:
+    """The language the browser asks for (Accept-Language), or English."""
+    return i18n.from_accept_language(request.headers.get("accept-language")) or i18n.DEFAULT
+
+
+def with_language(before: Preferences, chosen: Preferences, browser: str) -> Preferences:
+    """``chosen``, except that a player who never chose a language and picks the one their
+    browser asks for goes on following the browser (``""``): the list shows that language
+    selected, and saving the page as it came is not a choice."""
+    if chosen.language == browser and not before.language:
+        return replace(chosen, language="")
+    return chosen
+
+
 def save(session, player_id: str, preferences: Preferences) -> None:
     save_preferences(session, player_id, preferences.to_store())
     session.commit()
@@ -86,12 +111,20 @@ def settings_page(request: Request, session: SessionDep, player_id: PlayerDep,
 def save_settings(request: Request, session: SessionDep, player_id: PlayerDep,
                   form: SentForm) -> Response:
     """Save the whole form; a value not offered gets the page back (400) with the reason
-    beside its field and every other field as sent."""
+    beside its field and every other field as sent.
+
+    The language is the one choice never refused: one we don't have is the browser's. The
+    page after saving is drawn in the language just chosen."""
+    before = current(request, session, player_id)
+    i18n.use(before.language)  # the player's own language first, as every page does
     try:
-        chosen = current(request, session, player_id).changed(form)
+        chosen = before.changed(form)
     except Refused as refused:
         return render_settings(request, refused.kept, errors=refused.errors, status_code=400)
+    browser = browser_language(request)
+    chosen = with_language(before, chosen, browser)
     save(session, player_id, chosen)
+    i18n.use(chosen.language or browser)
     return see_other(path_for(request, "settings", query={"saved": 1}))
 
 
