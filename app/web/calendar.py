@@ -14,7 +14,11 @@ from sqlalchemy.orm import Session
 
 from app.engine import VARIANTS, Variant
 from app.store import DayResult, daily_streak, days_won, month_results
+from app.web.dates import first_weekday, weekday_names
+from app.web.i18n import gettext as _
+from app.web.i18n import ngettext
 from app.web.links import path_for, rules_query
+from app.web.names import variant_label
 
 STREAK_AWARDS = (7, 30)
 
@@ -59,18 +63,24 @@ def months_completed(won: list[date], today: date) -> list[date]:
 def awards(session: Session, player_id: str, variant: Variant, today: date) -> list[Award]:
     streak = daily_streak(session, player_id, today)
     completed = months_completed(days_won(session, player_id, variant), today)
+    """The awards in the player's language (written for each request)."""
     return [
-        Award("crown", "Crowns", "a day's deal of the day won on that day", streak.days_won),
-        Award("month", "Months completed",
-              f"every day of a month won ({variant.label})", len(completed)),
-        *(Award(f"streak-{n}", f"{n}-day streak", f"{n} days in a row won on their day",
+        Award("crown", _("Crowns"), _("a day's deal of the day won on that day"),
+              streak.days_won),
+        Award("month", _("Months completed"),
+              _("every day of a month won (%(rules)s)", rules=variant_label(variant)),
+              len(completed)),
+        *(Award(f"streak-{n}", ngettext("%(num)s-day streak", "%(num)s-day streak", n),
+                ngettext("%(num)s day in a row won on their day",
+                         "%(num)s days in a row won on their day", n),
                 1 if streak.longest >= n else 0) for n in STREAK_AWARDS),
     ]
 
 
 def calendar_context(request: Request, session: Session, player_id: str, variant: Variant,
                      first: date, today: date) -> dict[str, Any]:
-    weeks_of_dates = months.Calendar(firstweekday=0).monthdatescalendar(first.year, first.month)
+    weeks_of_dates = months.Calendar(firstweekday=first_weekday()).monthdatescalendar(
+        first.year, first.month)
     last = weeks_of_dates[-1][-1]
     found = month_results(session, player_id, variant, weeks_of_dates[0][0], last)
     rules = rules_query(variant)
@@ -89,7 +99,7 @@ def calendar_context(request: Request, session: Session, player_id: str, variant
         "variant": variant,
         "first": first,
         "weeks": [[cell(day) for day in week] for week in weeks_of_dates],
-        "weekdays": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+        "weekdays": weekday_names(),
         "previous": path_for(request, "calendar",
                              query={**rules, "month": previous.strftime("%Y-%m")}),
         "next": path_for(request, "calendar",

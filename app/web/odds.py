@@ -24,6 +24,7 @@ from app.store import deal_verdicts, deal_was_played, save_par, save_verdict
 from app.web import solving
 from app.web.deps import SearcherDep, SessionDep
 from app.web.errors import PageError, Problem
+from app.web.i18n import gettext as _
 from app.web.links import path_for
 from app.web.oddsview import comparison_view, difficulty_lines, odds_chart, odds_line
 from app.web.params import DealNumber, PassesValue
@@ -108,10 +109,10 @@ def line_files(request: Request) -> list[dict[str, Any]]:
 def winning_lines(key: str) -> Response:
     """A rule set's winnable deals with a winning line each (gzipped text, one line a deal)."""
     if key not in {v.key for v in VARIANTS}:
-        raise PageError(404, "No such rules", f"{key!r} is not a rule set.")
+        raise PageError(404, _("No such rules"), _("%(key)s is not a rule set.", key=repr(key)))
     path = LINES_DIR / f"{key}.txt.gz"
     if not path.exists():
-        raise PageError(404, "Not made yet", "These winning lines have not been made yet.")
+        raise PageError(404, _("Not made yet"), _("These winning lines have not been made yet."))
     return FileResponse(path, media_type="application/gzip", filename=f"pyramid-{key}.txt.gz",
                         headers={"Cache-Control": "public, max-age=86400"})
 

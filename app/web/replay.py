@@ -23,10 +23,12 @@ from app.web import solving
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
+from app.web.i18n import gettext as _
 from app.web.links import deal_path, path_for
-from app.web.statsview import RESULT_LABELS
+from app.web.names import status_label
 from app.web.templating import templates
 from app.web.view import board_context, described_steps, format_duration
+from app.web.words import engine_sentence
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
@@ -41,17 +43,19 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     winning line the solver found from there (what the player could have done instead)."""
     loaded = load(session, game_id)
     if loaded is None:
-        raise PageError(404, "No such game",
-                        "There is no game at this address: it may have been deleted when its "
-                        "player reset their statistics.")
+        raise PageError(404, _("No such game"),
+                        _("There is no game at this address: it may have been deleted when its "
+                          "player reset their statistics."))
     record, game = loaded.record, loaded.game
     mine = record.player_id == player_id
     if not record.game_status.ended:
-        raise PageError(409, "Not finished yet",
-                        "This game is still being played: its replay opens once it has ended."
-                        + (" Finish it, or start another game, first." if mine else ""),
+        raise PageError(409, _("Not finished yet"),
+                        _("This game is still being played: its replay opens once it has "
+                          "ended. Finish it, or start another game, first.") if mine
+                        else _("This game is still being played: its replay opens once it has "
+                               "ended."),
                         link=(path_for(request, "board", game_id=game_id),
-                              "Go to the game" if mine else "Watch it now"))
+                              _("Go to the game") if mine else _("Watch it now")))
     owner_name = display_name(session, record.player_id)
     session.rollback()  # no database connection is held while the solver searches
     lost_at = None
@@ -62,10 +66,10 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         line = solved(request, player_id, solving.winning_line, game) if len(
             game.moves) == win_from else None
         if line is None:
-            raise PageError(404, "No winning line from there",
-                            "The solver found no win from that point of this game.",
+            raise PageError(404, _("No winning line from there"),
+                            _("The solver found no win from that point of this game."),
                             link=(path_for(request, "replay", game_id=game_id),
-                                  "Watch the game's replay"))
+                                  _("Watch the game's replay")))
         for move in line:
             game.play(move)
     elif record.game_status is GameStatus.LOST:
@@ -96,9 +100,9 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         + ("&" if win_from is not None else "?") + "step=",
         owner_name=owner_name,
         result="won" if win_from is not None else record.status,
-        result_label="A win" if win_from is not None else RESULT_LABELS[record.status],
+        result_label=_("A win") if win_from is not None else status_label(record.status),
         lost_at=lost_at,
-        result_reason=ended_reason(record.game_status, outcome),
+        result_reason=engine_sentence(ended_reason(record.game_status, outcome)),
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant),
         mine=mine,
@@ -117,7 +121,7 @@ def solved(request: Request, player_id: str, work: Callable[..., T], *args: Any,
         if busy_ok:
             return None
         game_id = request.path_params["game_id"]
-        raise PageError(429, "The solver is busy", str(exc),
+        raise PageError(429, _("The solver is busy"), str(exc),
                         link=(path_for(request, "replay", game_id=game_id),
-                              "Watch the game's replay"),
+                              _("Watch the game's replay")),
                         headers={"Retry-After": str(exc.retry_after)}) from None

@@ -42,6 +42,8 @@ from app.web import solving
 from app.web.deps import GameDep, PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
+from app.web.i18n import counted
+from app.web.i18n import gettext as _
 from app.web.links import absolute_url, deal_path, path_for
 from app.web.numbers import format_number
 from app.web.templating import templates
@@ -85,24 +87,40 @@ def read_challenge(request: Request, session: Session, token: str, deal: Deal,
     plain = deal_path(request, deal.number, variant)
     if (record is None or not record.game_status.ended or record.variant != variant
             or record.deal_number != str(deal.number)):
-        raise PageError(400, "This challenge link is broken",
-                        "The link was changed or cut short, so it no longer says whose result "
-                        "to beat. The deal itself is fine.",
-                        link=(plain, "Play the deal") if plain else None)
+        raise PageError(400, _("This challenge link is broken"),
+                        _("The link was changed or cut short, so it no longer says whose result "
+                          "to beat. The deal itself is fine."),
+                        link=(plain, _("Play the deal")) if plain else None)
     return result_of(session, record)
+
+
+TOOK = {
+    # TRANSLATORS: what a game took, put in "won this deal in %(took)s" (%(time)s is a clock).
+    (False, False): counted("%(num)s move", "%(num)s moves"),
+    (True, False): counted("%(num)s move, %(time)s", "%(num)s moves, %(time)s"),
+    (False, True): counted("%(num)s move (score %(score)s)", "%(num)s moves (score %(score)s)"),
+    (True, True): counted("%(num)s move, %(time)s (score %(score)s)",
+                          "%(num)s moves, %(time)s (score %(score)s)"),
+}
+"""What a challenger's game took, by whether its time and its score are known."""
 
 
 def challenge_line(result: Result, to_clear: int, *, yours: bool = False) -> str:
     """"Sam won this deal in 48 moves, 2:31: beat it", with nothing that spoils the deal."""
-    who = "You" if yours else (result.name or "A friend")
-    took = f"{result.moves} move{'s' if result.moves != 1 else ''}"
-    if result.seconds is not None:
-        took += f", {format_duration(result.seconds)}"
-    score = f" (score {format_number(result.score)})" if result.score is not None else ""
+    took = TOOK[result.seconds is not None, result.score is not None](
+        result.moves, num=format_number(result.moves), score=format_number(result.score),
+        time=format_duration(result.seconds or 0))
     if result.won:
-        return f"{who} won this deal in {took}{score}: beat it."
-    return (f"{who} cleared {result.cleared} of {to_clear} cards in {took}{score}: "
-            "can you win it?")
+        return (_("You won this deal in %(took)s: beat it.", took=took) if yours
+                else _("%(who)s won this deal in %(took)s: beat it.",
+                       who=result.name or _("A friend"), took=took))
+    values = {"took": took, "cleared": format_number(result.cleared),
+              "to_clear": format_number(to_clear)}
+    if yours:
+        return _("You cleared %(cleared)s of %(to_clear)s cards in %(took)s: can you win it?",
+                 **values)
+    return _("%(who)s cleared %(cleared)s of %(to_clear)s cards in %(took)s: can you win it?",
+             who=result.name or _("A friend"), **values)
 
 
 def beats(mine: Result, theirs: Result) -> bool | None:
@@ -169,8 +187,8 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
     for the end banner (loaded after the board), or a page of its own without JavaScript."""
     record, game = loaded.record, loaded.game
     if not record.game_status.ended:
-        raise PageError(409, "Not finished yet", "A game's results come once it has ended.",
-                        link=(path_for(request, "board", game_id=record.id), "Go to the game"))
+        raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
+                        link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
 
     def read() -> tuple[Result, Result | None, list[Result], DealResults | None]:
         sender = get_game(session, record.challenge) if record.challenge else None

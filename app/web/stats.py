@@ -34,7 +34,10 @@ from app.web import gamesfile
 from app.web.deps import PlayerDep, SessionDep
 from app.web.devices import devices_context
 from app.web.htmx import is_htmx, see_other
+from app.web.i18n import gettext as _
+from app.web.i18n import ngettext
 from app.web.links import absolute_url, path_for
+from app.web.numbers import format_number
 from app.web.statsview import (
     daily_figures,
     daily_row,
@@ -104,15 +107,20 @@ def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
                revoked: Annotated[int | None, Query(ge=0)] = None) -> Response:
     notice = None
     if reset is not None:
-        notice = (f"Your statistics were reset: {reset} game{'s' if reset != 1 else ''} "
-                  "deleted.")
+        notice = ngettext("Your statistics were reset: %(num)s game deleted.",
+                          "Your statistics were reset: %(num)s games deleted.", reset,
+                          num=format_number(reset))
+    elif imported is not None and skipped:
+        notice = ngettext("Imported %(num)s game (%(skipped)s already here).",
+                          "Imported %(num)s games (%(skipped)s already here).", imported,
+                          num=format_number(imported), skipped=format_number(skipped))
     elif imported is not None:
-        notice = (f"Imported {imported} game{'s' if imported != 1 else ''}"
-                  + (f" ({skipped} already here)" if skipped else "") + ".")
+        notice = ngettext("Imported %(num)s game.", "Imported %(num)s games.", imported,
+                          num=format_number(imported))
     elif linked:
-        notice = "This browser now shows your statistics, from your private link."
+        notice = _("This browser now shows your statistics, from your private link.")
     elif revoked:
-        notice = "The link is revoked: it no longer works anywhere."
+        notice = _("The link is revoked: it no longer works anywhere.")
     return render_stats(request, session, player_id, page=page, notice=notice)
 
 
@@ -124,10 +132,13 @@ def clean_name(raw: str) -> str | None:
     """
     name = " ".join(raw.split())
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ValueError("A name cannot contain control characters.")
+        raise ValueError(_("A name cannot contain control characters."))
     if len(name) > DISPLAY_NAME_MAX:
-        raise ValueError(f"A name has at most {DISPLAY_NAME_MAX} characters "
-                         f"(this one has {len(name)}).")
+        raise ValueError(ngettext("A name has at most %(most)s characters (this one has "
+                                  "%(num)s).",
+                                  "A name has at most %(most)s characters (this one has "
+                                  "%(num)s).", len(name), most=format_number(DISPLAY_NAME_MAX),
+                                  num=format_number(len(name))))
     return name or None
 
 

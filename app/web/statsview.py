@@ -12,18 +12,19 @@ from datetime import UTC, date, datetime
 from app import odds
 from app.engine import Variant
 
+from . import dates
+from .i18n import gettext as _
+from .i18n import ngettext, pgettext
+from .names import status_label, variant_title
 from .numbers import format_number
 from .view import format_duration
 
-RESULT_LABELS = {"won": "Won", "lost": "Lost", "abandoned": "Abandoned"}
-
 
 def format_when(moment: datetime | None) -> str:
-    """A UTC time as people read it: ``30 Nov 2026, 14:05``."""
+    """A UTC time as the player's language writes it: ``Nov 30, 2026, 2:05 PM``."""
     if moment is None:
         return "–"
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%-d %b %Y, %H:%M")
+    return dates.format_moment(moment)
 
 
 def iso(moment: datetime | None) -> str:
@@ -41,10 +42,14 @@ def streak_text(count: int, kind: str | None) -> str:
     losses``, ``1 game abandoned``, ``3 games not won``. Abandoning is no loss."""
     if not count or kind is None:
         return "–"
-    games = f"{count} game{'s' if count != 1 else ''}"
-    return {"won": f"{count} win{'s' if count != 1 else ''}",
-            "lost": f"{count} loss{'es' if count != 1 else ''}",
-            "abandoned": f"{games} abandoned"}.get(kind, f"{games} not won")
+    shown = format_number(count)
+    if kind == "won":
+        return ngettext("%(num)s win", "%(num)s wins", count, num=shown)
+    if kind == "lost":
+        return ngettext("%(num)s loss", "%(num)s losses", count, num=shown)
+    if kind == "abandoned":
+        return ngettext("%(num)s game abandoned", "%(num)s games abandoned", count, num=shown)
+    return ngettext("%(num)s game not won", "%(num)s games not won", count, num=shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,30 +66,33 @@ def figure_list(figures) -> list[Figure]:
     if figures.variant is not None:
         average = figures.average_cleared
         cleared = format_number(average, 1)
-        cleared_note = f"of {figures.variant.to_clear}" if average is not None else ""
+        # TRANSLATORS: after the average of cards cleared, e.g. "20.5 of 28".
+        cleared_note = (_("of %(cards)s", cards=format_number(figures.variant.to_clear))
+                        if average is not None else "")
     else:
-        cleared, cleared_note = percent(figures.average_share), "of the goal's cards"
+        # TRANSLATORS: after the average share of cards cleared, e.g. "83% of the goal's cards".
+        cleared, cleared_note = percent(figures.average_share), _("of the goal's cards")
     return [
-        Figure("played", "Played", format_number(figures.played)),
-        Figure("won", "Won", format_number(figures.won)),
-        Figure("win-rate", "Win rate", percent(figures.win_rate)),
-        Figure("current-streak", "Current streak",
+        Figure("played", pgettext("figure", "Played"), format_number(figures.played)),
+        Figure("won", pgettext("figure", "Won"), format_number(figures.won)),
+        Figure("win-rate", _("Win rate"), percent(figures.win_rate)),
+        Figure("current-streak", _("Current streak"),
                streak_text(figures.current_streak, figures.current_streak_kind)),
-        Figure("longest-winning", "Longest winning streak",
+        Figure("longest-winning", _("Longest winning streak"),
                format_number(figures.longest_winning)),
-        Figure("longest-losing", "Longest run without a win",
+        Figure("longest-losing", _("Longest run without a win"),
                format_number(figures.longest_losing)),
-        Figure("best-time", "Best time",
+        Figure("best-time", _("Best time"),
                format_duration(figures.best_seconds) if figures.best_seconds is not None
                else "–"),
-        Figure("fewest-moves", "Fewest moves to win",
+        Figure("fewest-moves", _("Fewest moves to win"),
                format_number(figures.fewest_moves)),
-        Figure("best-score", "Best score",
+        Figure("best-score", _("Best score"),
                format_number(figures.best_score)),
-        Figure("wins-at-par", "Wins at par", format_number(figures.wins_at_par),
-               "in the fewest moves possible"),
-        Figure("average-cleared", "Average cards cleared", cleared, cleared_note),
-        Figure("last-played", "Last played", format_when(figures.last_played)),
+        Figure("wins-at-par", _("Wins at par"), format_number(figures.wins_at_par),
+               _("in the fewest moves possible")),
+        Figure("average-cleared", _("Average cards cleared"), cleared, cleared_note),
+        Figure("last-played", _("Last played"), format_when(figures.last_played)),
     ]
 
 
@@ -129,19 +137,34 @@ def results_chart(variant: Variant, points: list) -> Chart:
         counts[point.status] += 1
         cleared_total += point.cleared
         height = max(CHART_MIN_BAR, CHART_HEIGHT * point.cleared / variant.to_clear)
-        deal = f"deal #{point.deal_number}" if point.deal_number else "custom deal"
-        text = (f"{RESULT_LABELS[point.status]}, {point.cleared} of {variant.to_clear} "
-                f"cleared ({deal}, {format_when(point.finished_at)})")
+        values = {"result": status_label(point.status),
+                  "cleared": format_number(point.cleared),
+                  "to_clear": format_number(variant.to_clear),
+                  "when": format_when(point.finished_at)}
+        if point.deal_number:
+            # TRANSLATORS: one bar of the results chart, e.g. "Won, 28 of 28 cleared (deal
+            # #1234, Nov 30, 2026, 2:05 PM)".
+            text = _("%(result)s, %(cleared)s of %(to_clear)s cleared (deal #%(number)s, "
+                     "%(when)s)", number=point.deal_number, **values)
+        else:
+            text = _("%(result)s, %(cleared)s of %(to_clear)s cleared (custom deal, %(when)s)",
+                     **values)
         bars.append(Bar(x=round(index * slot, 2), y=round(CHART_TOP + CHART_HEIGHT - height, 1),
                         width=round(slot * (1 - CHART_GAP), 2), height=round(height, 1),
                         status=point.status, title=text))
         items.append(text)
     n = len(points)
-    summary = (f"{variant.title}: the last {n} game{'s' if n != 1 else ''}, oldest first. "
-               f"{counts['won']} won, {counts['lost']} lost, {counts['abandoned']} abandoned; "
-               f"on average {format_number(cleared_total / n, 1)} of {variant.to_clear} cards "
-               "cleared."
-               if n else f"{variant.title}: no games yet.")
+    title = variant_title(variant)
+    summary = (ngettext(
+        "%(rules)s: the last %(num)s game, oldest first. %(won)s won, %(lost)s lost, %(abandoned)s "
+        "abandoned; on average %(cleared)s of %(to_clear)s cards cleared.",
+        "%(rules)s: the last %(num)s games, oldest first. %(won)s won, %(lost)s lost, "
+        "%(abandoned)s abandoned; on average %(cleared)s of %(to_clear)s cards cleared.",
+        n, num=format_number(n), rules=title, won=format_number(counts["won"]),
+        lost=format_number(counts["lost"]),
+        abandoned=format_number(counts["abandoned"]),
+        cleared=format_number(cleared_total / n, 1), to_clear=format_number(variant.to_clear))
+        if n else _("%(rules)s: no games yet.", rules=title))
     return Chart(key=variant.key, bars=bars, width=CHART_WIDTH,
                  height=CHART_TOP + CHART_HEIGHT + 2, summary=summary, items=items)
 
@@ -172,12 +195,12 @@ def history_row(row) -> HistoryRow:
         id=row.id,
         when=format_when(row.finished_at),
         when_iso=iso(row.finished_at),
-        deal=f"#{row.deal_number}" if row.deal_number else "custom",
+        deal=f"#{row.deal_number}" if row.deal_number else pgettext("deal", "custom"),
         deal_number=row.deal_number,
         rules=variant,
-        variant=variant.title,
+        variant=variant_title(variant),
         status=row.status,
-        result=RESULT_LABELS[row.status],
+        result=status_label(row.status),
         cleared=f"{row.cleared}/{variant.to_clear}",
         moves=row.move_count,
         hints=row.hints_used or 0,
@@ -216,22 +239,23 @@ class DailyRow:
 
 
 def format_day(day: date) -> str:
-    """A UTC date as people read it: ``Mon 30 Nov 2026``."""
-    return day.strftime("%a %-d %b %Y")
+    """A UTC date as the player's language writes it: ``Mon, Nov 30, 2026``."""
+    return dates.format_day(day, "weekday_medium")
 
 
 def daily_row(result) -> DailyRow:
     """One (day, rules) row of the daily results (``app.store.stats.DailyResult``)."""
     variant = result.variant
     if result.won:
-        status, text = "won", "Won"
+        status, text = "won", status_label("won")
     else:
         status = result.last_status or "lost"
-        text = "Not won" if result.games > 1 else RESULT_LABELS.get(status, "Not won")
+        text = (status_label(status) if result.games == 1 and status in ("lost", "abandoned")
+                else _("Not won"))
     return DailyRow(
-        day=format_day(result.day), day_iso=result.day.isoformat(), variant=variant.title,
-        variant_key=variant.key,
-        deal=f"#{result.deal_number}" if result.deal_number else "custom",
+        day=format_day(result.day), day_iso=result.day.isoformat(),
+        variant=variant_title(variant), variant_key=variant.key,
+        deal=f"#{result.deal_number}" if result.deal_number else pgettext("deal", "custom"),
         deal_number=result.deal_number, rules=variant,
         status=status, result=text, games=result.games,
         cleared=f"{result.best_cleared}/{variant.to_clear}",
@@ -240,16 +264,16 @@ def daily_row(result) -> DailyRow:
 
 
 def days_text(count: int) -> str:
-    return f"{format_number(count)} day{'s' if count != 1 else ''}"
+    return ngettext("%(num)s day", "%(num)s days", count, num=format_number(count))
 
 
 def daily_figures(streak) -> list[Figure]:
     """The daily streak (``app.store.stats.DailyStreak``) as figures."""
     return [
-        Figure("daily-streak", "Daily streak", days_text(streak.current)),
-        Figure("daily-longest", "Longest daily streak", days_text(streak.longest)),
-        Figure("daily-days-won", "Days with a daily win", format_number(streak.days_won)),
-        Figure("daily-last-won", "Last daily win",
+        Figure("daily-streak", _("Daily streak"), days_text(streak.current)),
+        Figure("daily-longest", _("Longest daily streak"), days_text(streak.longest)),
+        Figure("daily-days-won", _("Days with a daily win"), format_number(streak.days_won)),
+        Figure("daily-last-won", _("Last daily win"),
                format_day(streak.last_won) if streak.last_won else "–"),
     ]
 

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from app.engine import VARIANTS
+from app.web.names import variant_title
 from app.web.statsview import streak_text
 
 from .test_stats_pages import create, figure, lose, play, win, win_line  # noqa: F401
@@ -71,7 +72,7 @@ def test_rule_sets_not_played_yet_are_folded_into_one_line(client, win_line):  #
         listed = f'data-variant="{variant.key}"' in folded
         assert listed is (variant.key != "standard-3"), variant
         if listed:
-            assert variant.title in folded
+            assert variant_title(variant) in folded
     assert folded.count(">Play one</button>") == 5
     assert "No games with these rules yet." not in html
 
