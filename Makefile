@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml setup.py $(wildcard app/engine/*.c app/engine/
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/pybabel -q compile -d $(LOCALE) -D messages
+	$(if $(CATALOGS),$(BIN)/pybabel -q compile -d $(LOCALE) -D messages)
 	touch $@
 
 # And what the tests and benches need beside it (pyproject's test extras: pytest, ruff,

@@ -321,7 +321,8 @@ def _rules_html(language: str) -> str:
                   lambda m: f'<h2 id="{next(anchors)}">{m.group(1)}</h2>', html)
     # A table column's alignment as a class: the Content-Security-Policy allows no style="…".
     html = re.sub(r' style="text-align:(left|right|center)"', r' class="align-\1"', html)
-    return drawings(KEY.sub(r"<kbd>\1</kbd>", html))
+    with i18n.speaking(language):
+        return drawings(KEY.sub(r"<kbd>\1</kbd>", html))
 
 
 def _markdown(text: str) -> str:
@@ -334,7 +335,8 @@ def drawings(html: str) -> str:
     reader from its title and description, and no request of its own."""
 
     def inline(match: re.Match[str]) -> str:
-        svg = (DOCS / match.group(1)).read_text(encoding="utf-8").strip()
+        svg = rulestext.translated_drawing(
+            (DOCS / match.group(1)).read_text(encoding="utf-8").strip(), i18n.gettext)
         return (f'<figure class="pyramid-drawing" data-pyramid-drawing>{svg}'
                 f"<figcaption>{match.group(2)}</figcaption></figure>")
 

@@ -108,3 +108,24 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
             comments = ["The rules page (docs/RULES.md): one piece of Markdown. Keep **bold**, "
                         "`keys` and links as they are."]
             yield piece.line, None, piece.words, comments
+
+
+# --- the drawings the rules show (docs/*.svg) ----------------------------------------------
+_DRAWING_TEXT = re.compile(r"(<(title|desc)\b[^>]*>)(.*?)(</\2>)", re.S)
+"""A drawing's words: its title and description, what a screen reader reads."""
+
+
+def translated_drawing(svg: str, translate: Callable[[str], str]) -> str:
+    """``svg`` with its title and description passed through ``translate``."""
+    return _DRAWING_TEXT.sub(
+        lambda m: m.group(1) + translate(m.group(3).strip()) + m.group(4), svg)
+
+
+def extract_drawing(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
+                    options: dict[str, Any]) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel's extraction method for a drawing (babel.cfg: ``[drawing: docs/*.svg]``)."""
+    svg = fileobj.read().decode("utf-8")
+    for match in _DRAWING_TEXT.finditer(svg):
+        line = svg.count("\n", 0, match.start()) + 1
+        yield line, None, match.group(3).strip(), [
+            "A drawing on the rules page: what a screen reader reads of it."]

@@ -12,7 +12,7 @@ from app.web.dates import format_day, format_moment, weekday_names
 from app.web.firstpaint import page_preferences
 from app.web.links import template_deal_path, template_path_for
 from app.web.numbers import format_number
-from app.web.view import doing_move, format_duration, pyramid_rows
+from app.web.view import format_duration, kept_the_win, pyramid_rows
 from app.web.words import page_words
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
@@ -35,7 +35,7 @@ templates.env.globals["page_words"] = page_words
 templates.env.filters["day"] = format_day
 templates.env.filters["moment"] = format_moment
 templates.env.filters["duration"] = format_duration
-templates.env.filters["doing"] = doing_move
+templates.env.filters["kept_the_win"] = kept_the_win
 # Every number a page shows: scores, counts, percentages (app/web/numbers.py).
 templates.env.filters["number"] = format_number
 templates.env.filters["batch_rows"] = pyramid_rows

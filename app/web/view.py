@@ -85,27 +85,9 @@ def say_move(move: Move, drawn: Card | None = None) -> str:
     return _("remove %(a)s and %(b)s", a=cards[0], b=cards[1])
 
 
-def doing_move(move: Move) -> str:
-    """A move as something done, to begin a sentence: ``Removing K♠`` (the coach's "Removing
-    K♠ instead would have kept the win": ``kept_the_win`` says that sentence whole)."""
-    if move.op is Op.DRAW:
-        # TRANSLATORS: a move as something done, beginning a sentence ("... instead would have
-        # kept the win").
-        return _("Drawing a card from the stock")
-    if move.op is Op.RECYCLE:
-        # TRANSLATORS: a move as something done, beginning a sentence.
-        return _("Turning the waste over for the next pass")
-    cards = _removal(move)
-    if isinstance(cards, str):
-        # TRANSLATORS: a move as something done, beginning a sentence.
-        return _("Removing %(a)s", a=cards)
-    # TRANSLATORS: a move as something done, beginning a sentence.
-    return _("Removing %(a)s and %(b)s", a=cards[0], b=cards[1])
-
-
 def kept_the_win(move: Move) -> str:
     """The coach's sentence after a loss, whole: ``Removing K♠ instead would have kept the
-    win.``"""
+    win.`` (one message a move kind: a translation puts the move where its language wants)."""
     if move.op is Op.DRAW:
         return _("Drawing a card from the stock instead would have kept the win.")
     if move.op is Op.RECYCLE:

@@ -85,6 +85,8 @@ SENTENCES = {
     "undone_recycle": _l("Took back the recycle."),
     "undone_king": _l("Took back: %(a)s."),
     "undone_pair": _l("Took back: %(a)s and %(b)s."),
+    # TRANSLATORS: the pass through the stock being played, of how many the game allows.
+    "pass_of": _l("%(number)s of %(passes)s"),
     "recycle_label": _l("Recycle: turn the waste over for pass %(pass)s of %(passes)s"),
     "recycle": _l("Recycle"),
     "draw": _l("Draw"),
@@ -120,6 +122,7 @@ COUNTED = {
                          "Draw a card (%(count)s face down)"),
     "in_stock": counted("%(count)s in stock", "%(count)s in stock"),
     "in_waste": counted("%(count)s in waste", "%(count)s in waste"),
+    "removed_pile": counted("%(count)s removed", "%(count)s removed"),
     "stock_group": counted("Stock, %(count)s card", "Stock, %(count)s cards"),
     "waste_group": counted("Waste, %(count)s card", "Waste, %(count)s cards"),
     "removed_group": counted("Removed, %(count)s card", "Removed, %(count)s cards"),

@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from io import BytesIO
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -74,11 +75,17 @@ class _Shown(HTMLParser):
         self.texts: list[str] = []
         self.hidden_depth = 0
         self.stack: list[str] = []
+        self.kept: list[str] = []   # open elements marked translate="no"
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag in NOT_SHOWN:
             self.hidden_depth += 1
+        if attributes.get("translate") == "no":
+            self.kept.append(tag)
+            return
+        if self.kept:
+            return
         for name in SHOWN_ATTRIBUTES:
             if attributes.get(name):
                 self.texts.append(attributes[name])
@@ -91,6 +98,10 @@ class _Shown(HTMLParser):
             self.stack.append(tag)
 
     def handle_endtag(self, tag):
+        if self.kept:
+            if tag == self.kept[-1]:
+                self.kept.pop()
+            return
         if tag in NOT_SHOWN and self.hidden_depth:
             self.hidden_depth -= 1
         if tag in self.stack:
@@ -98,27 +109,43 @@ class _Shown(HTMLParser):
                 pass
 
     def handle_data(self, data):
-        if not self.hidden_depth and data.strip():
+        if not self.hidden_depth and not self.kept and data.strip():
             inside = self.stack[-1] if self.stack else ""
             self.texts.append(f"<kbd>{data}" if inside == "kbd" else data)
 
 
 def shown_texts(html: str) -> list[str]:
     """The texts of ``html`` a person sees or hears: text outside scripts and styles, and the
-    attributes a screen reader reads. Text inside ``<kbd>`` is marked so (key names)."""
+    attributes a screen reader reads. Text inside ``<kbd>`` is marked so (key names). An
+    element marked ``translate="no"`` (a name, a link, a command, each language's own name)
+    is left out: it is the same in every language, by design."""
     parser = _Shown()
     parser.feed(html)
     return parser.texts
 
 
+def _locale_words() -> set[str]:
+    """Month and weekday names and AM/PM as Babel's English locale data writes them: dates
+    come from CLDR, not from our catalogs (tests/i18n/test_every_page.py checks each
+    language's own)."""
+    english = Locale.parse("en_US")
+    words: set[str] = set()
+    for names in (english.months["format"], english.months["stand-alone"],
+                  english.days["format"], english.days["stand-alone"]):
+        for width in names.values():
+            words.update(str(name) for name in width.values())
+    words.update(str(name) for name in english.day_periods["format"]["abbreviated"].values())
+    return {word for word in words if WORD.fullmatch(word)}
+
+
+WORD = re.compile(r"[A-Za-z]{2,}")
 ALLOWED = {
     "Pyramid",   # the game's and the site's name, as the brand
     "PySolFC", "Microsoft", "Solitaire", "Collection",   # names of other programs
     "UTC", "JSON", "CSV", "ID", "KB", "MB",
     "Ctrl",
-}
+} | _locale_words()
 KEYS = {"Tab", "Enter", "Space", "Esc", "Shift", "Ctrl"}
-WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def english_left(texts: list[str], allowed: set[str] = ALLOWED) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from app.engine import Move
 from app.engine.solver import Hint
-from app.web.view import describe_hint, doing_move
+from app.web.view import back_before, describe_hint, kept_the_win
 
 from .test_analysis_api import find_lost_game, post_moves
 from .test_notices_and_hints import live_region
@@ -36,10 +36,11 @@ def better_move(client, game_id: str) -> Move:
 
 
 def test_a_move_is_said_as_something_done():
-    assert doing_move(Move.remove("KS")) == "Removing K♠"
-    assert doing_move(Move.remove("5H", "8C")) == "Removing 5♥ and 8♣"
-    assert doing_move(Move.draw()) == "Drawing a card from the stock"
-    assert doing_move(Move.recycle()) == "Turning the waste over for the next pass"
+    said = "instead would have kept the win."
+    assert kept_the_win(Move.remove("KS")) == f"Removing K♠ {said}"
+    assert kept_the_win(Move.remove("5H", "8C")) == f"Removing 5♥ and 8♣ {said}"
+    assert kept_the_win(Move.draw()) == f"Drawing a card from the stock {said}"
+    assert kept_the_win(Move.recycle()) == f"Turning the waste over for the next pass {said}"
 
 
 def test_the_lost_game_says_which_move_would_have_kept_the_win(client, lost):
@@ -47,7 +48,7 @@ def test_the_lost_game_says_which_move_would_have_kept_the_win(client, lost):
     better = better_move(client, game_id)
     analysis = client.get(f"/games/{game_id}/analysis").text
     verdict = analysis.split('data-verdict="lost-at"', 1)[1].split("</p>", 1)[0]
-    assert f"{doing_move(better)} instead would have kept the win." in verdict
+    assert kept_the_win(better) in verdict
     assert "To remove" not in verdict and "To draw" not in verdict and "To turn" not in verdict
 
 
@@ -61,7 +62,7 @@ def test_try_again_marks_the_better_move_on_the_board(client, lost):
     assert moved.status_code == 303
     board = client.get(moved.headers["location"]).text
     said = live_region(board)
-    assert f"move {before}" in said and doing_move(better) in said
+    assert back_before(better, int(before)) in said
     if better.cards:
         for card in better.cards:
             assert re.search(rf'class="[^"]*\bhinted\b[^"]*"[^>]*data-card="{card.name}"', board)

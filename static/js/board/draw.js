@@ -7,7 +7,7 @@
  * and the focused card keeps its focus. */
 
 import { COVERED_BY, Card, Move, PYRAMID_SIZE, rowCol } from "../engine/index.js";
-import { cardName, say, sayCount, sayEngine, sayInto } from "./words.js";
+import { cardName, formatNumber, say, sayCount, sayEngine, sayInto } from "./words.js";
 
 /** What the board shows beyond the position: the selection, hinted and refused cards. */
 export class Marks {
@@ -246,7 +246,8 @@ function discardPile(local) {
         "data-card": top.name, role: "img", "aria-label": cardName(top) }, face(top))
         : emptyPile()]),
     element("p", { class: "pile-label" },
-      [element("span", { class: "count", "data-count": "discard" }, [String(removed)]), " removed"]),
+      sayInto("removed_pile", { count: removed },
+        { count: element("span", { class: "count", "data-count": "discard" }, [formatNumber(removed)]) })),
   ]);
 }
 
@@ -316,10 +317,10 @@ export function drawCounters(local, seconds, formatTime) {
     const node = document.querySelector(`[data-counter="${name}"]`);
     if (node && node.textContent !== text) node.textContent = text;
   };
-  set("pass", `${game.passNumber} of ${game.passes}`);
-  set("moves", String(game.moves.length));
+  set("pass", say("pass_of", { number: formatNumber(game.passNumber), passes: formatNumber(game.passes) }));
+  set("moves", formatNumber(game.moves.length));
   set("cleared", `${game.cardsCleared}/${game.goal.cardsToClear}`);
-  set("score", String(local.score(local.playing ? null : seconds).total));
+  set("score", formatNumber(local.score(local.playing ? null : seconds).total));
 }
 
 export { Card };
