@@ -257,7 +257,7 @@ def _page_words(language: str) -> str:
             "suits": {suit: _said(template) for suit, template in SUIT_TEMPLATES.items()}}
         words["engine"] = [{"pattern": sentence.pattern.replace("(?P<", "(?<"),
                             "say": _said(sentence.message)} for sentence in ENGINE]
-        words["game_over"] = {"pattern": GAME_OVER.pattern.replace("(?P<", "(?<"),
+        words["engine_game_over"] = {"pattern": GAME_OVER.pattern.replace("(?P<", "(?<"),
                               "say": _js(_("The game is over: %(why)s Its result is final."))}
         words["variants"] = {variant.key: variant_title(variant) for variant in VARIANTS}
         words["number_locale"] = str(i18n.current_locale()).replace("_", "-")

@@ -5,6 +5,7 @@ translated by its patterns) and vendored files are not the pages' scripts."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -41,3 +42,14 @@ def test_the_check_finds_a_sentence():
         "Deal link copied."]
     assert people_strings('el.textContent = "Game over";') == ["Game over"]
     assert not people_strings('document.querySelector("#board button[data-card]")')
+
+
+def test_the_page_words_hold_every_sentence_under_its_own_key():
+    """A key the page's words add (cards, engine patterns) never hides a sentence's."""
+    from app.web import words
+
+    sent = json.loads(words._page_words("en"))["words"]
+    for key in words.SENTENCES:
+        assert isinstance(sent[key], str) and "%(" not in sent[key], key
+    for key in words.COUNTED:
+        assert isinstance(sent[key], dict) and set(sent[key]) >= {"one", "other"}, key

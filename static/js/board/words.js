@@ -106,9 +106,9 @@ export function sayEngine(text) {
 function translateEngine(text) {
   const words = loaded().words;
   patterns ??= (words.engine || []).map((entry) => ({ ...entry, regex: new RegExp(`^${entry.pattern}$`) }));
-  if (words.game_over) {
-    const over = new RegExp(`^${words.game_over.pattern}$`).exec(text);
-    if (over) return fill(words.game_over.say, { why: translateEngine(over.groups.why) });
+  if (words.engine_game_over) {
+    const over = new RegExp(`^${words.engine_game_over.pattern}$`).exec(text);
+    if (over) return fill(words.engine_game_over.say, { why: translateEngine(over.groups.why) });
   }
   for (const entry of patterns) {
     const match = entry.regex.exec(text);
