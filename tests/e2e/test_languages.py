@@ -16,11 +16,12 @@ import pytest
 
 from app.engine import Deal, Game
 from app.engine.solver import solve
-from app.web.i18n import catalog_path
 from tests.i18n.pseudo import english_left
+from tests.web.test_stats_pages import lose_line
 
 from .conftest import Server
 from .helpers import start_game
+from .test_accessibility import serious, violations, won_game
 from .test_play_feel import settled
 
 pytestmark = pytest.mark.browser
@@ -134,26 +135,43 @@ def test_the_language_chosen_draws_the_pages_and_the_announcements(browser, serv
         page.keyboard.press("d")
         settled(page)
         spoken = said(page)
-        english = "Drew"
-        if catalog_path("de").exists():
-            assert spoken and english not in spoken, spoken
+        assert spoken and "Drew" not in spoken, spoken
     finally:
         context.close()
 
 
-GERMAN_PAGES = ["/", "/rules", "/odds", "/settings", "/stats", "/daily", "/daily/calendar",
-                "/learn", "/deal/1234"]
+PAGES = ["/", "/rules", "/odds", "/settings", "/stats", "/daily", "/daily/calendar",
+         "/learn", "/deal/1234", "/no-such-page"]
 
 
-@pytest.mark.skipif(not catalog_path("de").exists(), reason="no German catalog yet")
+def every_kind_of_page(page) -> list[str]:
+    """The pages above, and a board, a won game's end, its replay and results, a lost game's
+    analysis: the game pages of the player ``page`` is."""
+    board = start_game(page, 5)
+    settled(page)
+    won = won_game(page)
+    lost = lost_game(page)
+    return [*PAGES, board, f"/games/{won}", f"/games/{won}/replay?step=5",
+            f"/games/{won}/results", f"/games/{lost}/analysis"]
+
+
+def lost_game(page) -> str:
+    """A game lost (through the API, the page's own cookies)."""
+    created = page.request.post("/api/games", data={"deal": 1, "passes": 1})
+    assert created.status == 201
+    game_id = created.json()["id"]
+    for move in lose_line(1):
+        assert page.request.post(f"/api/games/{game_id}/moves", data=move.to_dict()).ok
+    return game_id
+
+
 def test_german_fits_a_small_phone(browser, server, artifacts):
     context, page = phone(browser, server, width=360, height=640, locale="de-DE")
     try:
-        start_game(page, 5)
-        settled(page)
-        for path in [*GERMAN_PAGES, page.url]:
+        for path in every_kind_of_page(page):
             page.goto(path)
             page.wait_for_selector("main")
+            page.wait_for_load_state("load")
             assert page.locator("html").get_attribute("lang") == "de", path
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
             spilled = page.evaluate("""() => [...document.querySelectorAll(
@@ -163,5 +181,23 @@ def test_german_fits_a_small_phone(browser, server, artifacts):
             assert not spilled, (path, spilled)
             name = path.strip("/").replace("/", "-") or "home"
             page.screenshot(path=str(artifacts / f"de-360-{name[:40]}.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_every_kind_of_page_is_axe_clean_in_german_and_japanese(browser, server, language):
+    """Long German words and Japanese script, in a screen reader's and a checker's eyes:
+    no serious or critical axe violation (names, contrast, lang) on any kind of page."""
+    context, page = phone(browser, server, locale=language)
+    try:
+        checked = {}
+        for path in every_kind_of_page(page):
+            page.goto(path)
+            page.wait_for_selector("main")
+            page.wait_for_load_state("load")
+            assert page.locator("html").get_attribute("lang") == language, path
+            checked[path] = violations(page)
+        assert not serious(checked, f"{language} "), serious(checked, f"{language} ")
     finally:
         context.close()
