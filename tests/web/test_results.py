@@ -13,6 +13,7 @@ import pytest
 
 from app.engine import Deal, Game, Move
 from app.engine.solver import par, solve
+from app.web.numbers import format_number
 
 from .helpers import HX
 
@@ -64,7 +65,7 @@ def test_the_score_grows_with_removals_and_is_fixed_at_the_end(client, line):
     scores = [play_on_board(client, game_id, [move])["score"] for move in line]
     assert scores == sorted(scores) and scores[-1] > 1150  # every row, and the time bonus
     board = client.get(f"/games/{game_id}").text
-    assert f'data-counter="score">{scores[-1]}<' in board
+    assert f'data-counter="score">{format_number(scores[-1])}<' in board  # 1,865
     assert f'data-final-score="{scores[-1]}"' in board
     assert client.get(f"/api/games/{game_id}").json()["score"] == scores[-1]
 
