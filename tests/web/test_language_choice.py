@@ -3,16 +3,21 @@ language; a player who never chose follows their browser (and the list says whic
 that is); a choice, once made, beats what the browser asks; a value we don't have is the
 browser's, never an error; and the page after saving speaks the language just chosen.
 
-The catalogs may not be translated yet, so these tests read ``<html lang>`` and the selected
-option, not the words."""
+These tests read ``<html lang>`` and the selected option rather than the words (a translation
+may be reworded without breaking them); a link between players is checked in the receiver's
+words."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
-from app.web.i18n import LANGUAGES
+from app.engine import Deal, Game
+from app.engine.solver import solve
+from app.web.i18n import LANGUAGES, speaking
+from app.web.numbers import format_number
 
 from .test_preferences import FULL_FORM, html_tag
 
@@ -171,3 +176,25 @@ def test_a_language_we_dont_have_undoes_a_choice(client):
     assert choose(client, "xx-garbage", GERMAN).status_code == 303
     assert speaks(client, GERMAN) == ("de", "de")
     assert speaks(client, SPANISH) == ("es", "es")
+
+
+# --- links between players ----------------------------------------------------------------
+def test_a_challenge_sent_in_german_opens_in_the_receivers_french(client, other_client):
+    """A link carries the deal and the result to beat, never a language: the receiver reads
+    it in theirs, with the sender's figures written their way."""
+    from .test_results import DEAL, challenge_link, win_deal
+
+    line = list(solve(Game(Deal.from_number(DEAL), "standard", 3)).moves)
+    client.post("/settings", data={**FULL_FORM, "language": "de"})
+    sent = win_deal(client, line)
+    link = challenge_link(client, sent)
+    assert "lang" not in link and "/de/" not in link
+    parts = urlsplit(link)
+    page = other_client.get(f"{parts.path}?{parts.query}", headers={"Accept-Language": "fr-FR"})
+    assert page.status_code == 200
+    assert html_tag(page.text)["lang"] == "fr"
+    said = re.search(r"data-challenge-from>(.*?)</p>", page.text, re.S).group(1)
+    with speaking("fr"):
+        score = format_number(1865)
+    assert "Un ami a gagné cette donne" in said and f"(score {score})" in said, said
+    assert "\u202f" in score   # 1 865, not 1,865 nor 1.865

@@ -2,8 +2,8 @@
 an undo, the hint's words, the question before abandoning a game, and the messages of the
 board's JSON answers, whose field names stay the same in every language.
 
-The catalogs are not translated yet: each test installs a small German one of its own
-(``german``), so what is checked is the wiring, not anyone's translation.
+Each test installs a small German catalog of its own (``german``), so what is checked is the
+wiring, not anyone's translation (a reworded translation breaks nothing here).
 """
 
 from __future__ import annotations
