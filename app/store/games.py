@@ -65,17 +65,26 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def new_challenge_key() -> str:
+    """What a game's challenge link carries: random, so the link names no game and cannot be
+    guessed (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 def as_utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _end(record: GameRecord, game: Game, status: GameStatus, now: datetime) -> None:
-    """Write the result, once: the status, when it ended, how long it took, the score."""
+    """Write the result, once: the status, when it ended, how long it took, the score; and,
+    for a numbered deal played, the key its challenge link carries."""
     record.status = status.value
     record.finished_at = now
     record.seconds = elapsed_seconds(record, now)
     record.score = record.score_of(game).total
+    if record.deal_number is not None and record.move_count and record.challenge_key is None:
+        record.challenge_key = new_challenge_key()
 
 
 def lock_player_results(session: Session, player_id: str) -> None:

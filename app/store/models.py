@@ -80,8 +80,12 @@ class GameRecord(Base):
     par: Mapped[int | None] = mapped_column(SmallInteger)
     # The score (rules page; app/engine/score.py), fixed when the game ends (NULL before).
     score: Mapped[int | None] = mapped_column(Integer)
-    # The signed token of the challenge link this game was started from (app/web/results.py).
+    # The game whose challenge link this game was started from (its id: the server reads it,
+    # no page shows it; app/web/results.py).
     challenge: Mapped[str | None] = mapped_column(String(600))
+    # What this game's own challenge link carries: a random key, set when a game of a
+    # numbered deal ends with moves (games.py ``_end``), so the link names no game id.
+    challenge_key: Mapped[str | None] = mapped_column(String(32))
     # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -128,6 +132,8 @@ class GameRecord(Base):
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).
         Index("ix_games_deal_variant", "deal_number", "goal", "passes", "status"),
+        # The game a challenge link names (its key).
+        Index("ix_games_challenge_key", "challenge_key", unique=True),
     )
 
     @property

@@ -98,20 +98,60 @@ def result_of(session: Session, record: GameRecord) -> Result:
                   record.seconds, record.score, record.cleared, record.finished_at)
 
 
-def answers_to(session: Session, game_id: str, limit: int = LISTED_ROWS) -> list[Result]:
-    """The finished games started from game ``game_id``'s challenge link, newest first. The
-    challenger sees each friend's result under the friend's display name, if they set one."""
-    query = (
-        select(G.id, Player.display_name, G.status, G.move_count, G.seconds, G.score,
-               G.cleared, G.finished_at)
+def challenged_game(session: Session, key: str) -> GameRecord | None:
+    """The game whose challenge link carries ``key`` (None for a key no game has)."""
+    return session.scalar(select(G).where(G.challenge_key == key))
+
+
+ANSWERED = (GameStatus.WON.value, GameStatus.LOST.value)
+"""An answer is a game played from the link to its end: won or lost, never abandoned."""
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
+               claims: int = 1000) -> list[Result]:
+    """The answers to game ``sent``'s challenge, newest first: games other players started
+    from its link and played to the end (won or lost; abandoned games are none), one row a
+    player (their best). Each answer shows its player's display name, unless someone else on
+    this challenge went by that name first (the sender, or an earlier answer; names compared
+    without case or extra spaces): then no name at all, so nobody answers as someone else."""
+    answered = and_(G.challenge == sent.id, G.status.in_(ANSWERED), G.move_count > 0,
+                    G.player_id != sent.player_id)
+    claimed: dict[str, str] = {}
+    sender_name = session.scalar(select(Player.display_name)
+                                 .where(Player.id == sent.player_id))
+    if sender_name:
+        claimed[_name_key(sender_name)] = sent.player_id
+    first_answer = func.min(G.finished_at)
+    for player_id, name in session.execute(
+            select(G.player_id, Player.display_name)
+            .join(Player, and_(Player.id == G.player_id, Player.display_name.is_not(None)))
+            .where(answered).group_by(G.player_id, Player.display_name)
+            .order_by(first_answer, G.player_id).limit(claims)):
+        claimed.setdefault(_name_key(name), player_id)
+    rows = session.execute(
+        select(G.player_id, G.id, Player.display_name, G.status, G.move_count, G.seconds,
+               G.score, G.cleared, G.finished_at)
         .outerjoin(Player, Player.id == G.player_id)
-        .where(G.challenge == game_id, G.status.in_(ENDED), G.move_count > 0)
-        .order_by(G.finished_at.desc())
-        .limit(limit))
-    return [Result(game_id, name, status == GameStatus.WON, moves, seconds, score, cleared,
-                   finished)
-            for game_id, name, status, moves, seconds, score, cleared, finished
-            in session.execute(query)]
+        .where(answered).order_by(G.finished_at.desc(), G.id).limit(limit * 4))
+    best: dict[str, tuple[int, Result]] = {}  # a player's best row, and its place (newest 0)
+    for place, (player_id, game_id, name, status, moves, seconds, score, cleared,
+                finished) in enumerate(rows):
+        shown = name if name and claimed.get(_name_key(name)) == player_id else None
+        result = Result(game_id, shown, status == GameStatus.WON, moves, seconds, score,
+                        cleared, finished)
+        if player_id not in best or _rank(result) > _rank(best[player_id][1]):
+            best[player_id] = (place, result)
+    return [result for _, result in sorted(best.values(), key=lambda kept: kept[0])][:limit]
+
+
+def _rank(result: Result) -> tuple:
+    """Better is bigger: a win, then fewer moves (or more cards cleared), then less time."""
+    return (result.won, -result.moves if result.won else result.cleared,
+            -(result.seconds or 0))
 
 
 def is_listed(session: Session, player_id: str) -> bool:

@@ -158,6 +158,8 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
     the result to beat (``results``); and how everyone did on the deal."""
     variant = read_variant(goal, passes)
     deal = Deal.from_number(number)
+    if moved := results.moved_challenge(request, session, challenge, deal, variant):
+        return see_other(moved)  # a link shared before the key: to the form that hides the game
     query = {**rules_query(variant), "challenge": challenge or None}
     extras = results.deal_page_extras(request, session, player_id, deal, variant, challenge)
     return shown(request, session, player_id, deal=deal, variant=variant,
@@ -171,11 +173,12 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
 
 def challenged(request: Request, session, token: str | None, number: int,
                variant: Variant) -> str | None:
-    """The game id a challenge token names (checked again: a POST is its own request)."""
+    """The id of the sender's game a challenge link names (checked again: a POST is its own
+    request). A game started from the link keeps it; no page shows it."""
     if not token:
         return None
-    return results.read_challenge(request, session, token, Deal.from_number(number),
-                                  variant).game_id
+    return results.challenge_game(request, session, token, Deal.from_number(number),
+                                  variant).id
 
 
 @router.post("/deal/{number}/play", name="deal_play")

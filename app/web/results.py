@@ -5,11 +5,15 @@ answers, and how everyone did on its deal.
   par kept with the deal's verdicts. Otherwise the win queues its search in the solver's queue
   (``remember_par``, off the request, at the solver's low priority), which keeps it on the game
   and with the deal; the end screen's results fragment searches it too if asked first.
-- **Challenges.** A challenge link is the deal link plus ``challenge=<token>``: the sender's
-  game id, signed (itsdangerous, keyed by SECRET_KEY, a salt of its own), so nobody can make a
-  link claim a result that was not played. The sender's result is read from their game, which
-  never changes once ended. A game started from the link remembers the sender's game id
-  (``games.challenge``): both results side by side at the end, and the sender sees the answers.
+- **Challenges.** A challenge link is the deal link plus ``challenge=<key>``: the random key the
+  sender's game got when it ended (``games.challenge_key``), which names no game: the friend
+  cannot learn the sender's game id, so cannot watch its replay before playing; and an edited
+  key names no game. The sender's result is read from their game, which never changes once
+  ended. A game started from the link remembers the sender's game (``games.challenge``, read
+  by the server only): both results side by side at the end, and the sender sees the answers:
+  games others played from the link to the end (``store.answers_to`` says which, and under
+  which names). Links shared before the key carried the sender's game id, signed
+  (itsdangerous): such a link still opens, and moves at once to the new form.
 - **A deal's results**: counts and bests over every counted game of the deal; names only for
   players who chose to be listed (``store.results``).
 """
@@ -29,9 +33,11 @@ from app import odds
 from app.engine import Deal, Game, GameStatus, Variant
 from app.store import (
     DealResults,
+    GameRecord,
     LoadedGame,
     Result,
     answers_to,
+    challenged_game,
     deal_results,
     get_game,
     result_of,
@@ -44,7 +50,7 @@ from app.web.errors import PageError
 from app.web.htmx import is_htmx
 from app.web.i18n import counted
 from app.web.i18n import gettext as _
-from app.web.links import absolute_url, deal_path, path_for
+from app.web.links import absolute_url, deal_path, path_for, rules_query
 from app.web.numbers import format_number
 from app.web.templating import templates
 from app.web.threads import in_one_hop
@@ -58,40 +64,62 @@ ChallengeQuery = Annotated[str | None, Query(max_length=TOKEN_MAX)]
 
 
 # --- challenges ----------------------------------------------------------------------------
-def _signer(request: Request) -> URLSafeSerializer:
+def _old_signer(request: Request) -> URLSafeSerializer:
+    """How links shared before the key were signed: read only, to move them to the key."""
     return URLSafeSerializer(request.app.state.settings.secret_key, salt=SALT)
 
 
-def challenge_token(request: Request, game_id: str) -> str:
-    return _signer(request).dumps(game_id)
-
-
 def challenge_url(request: Request, record: Any) -> str | None:
-    """The challenge link of an ended game of a numbered deal with moves (None otherwise)."""
+    """The challenge link of an ended game of a numbered deal with moves (None otherwise, and
+    for a game the server did not see end, such as an imported one: it has no key)."""
     if (record.deal_number is None or not record.game_status.ended or not record.move_count
-            or record.id is None):
+            or record.id is None or not record.challenge_key):
         return None
-    path = deal_path(request, record.deal_number, record.variant)
-    return absolute_url(request, f"{path}&challenge={challenge_token(request, record.id)}")
+    return absolute_url(request, _link(request, record.deal_number, record.variant,
+                                       record.challenge_key))
 
 
-def read_challenge(request: Request, session: Session, token: str, deal: Deal,
-                   variant: Variant) -> Result:
-    """The sender's result a challenge token names, for this deal and these rules; a clear
-    400 page when the token was edited, or names a game of another deal or one not ended."""
-    try:
-        game_id = _signer(request).loads(token)
-    except BadSignature:
-        game_id = None
-    record = get_game(session, game_id) if isinstance(game_id, str) else None
+def _link(request: Request, number: int | str, variant: Variant, key: str) -> str:
+    return path_for(request, "deal_link", number=number,
+                    query={**rules_query(variant), "challenge": key})
+
+
+def _is_old_token(token: str) -> bool:
+    """A link shared before the key: itsdangerous's ``payload.signature`` (a key has no dot)."""
+    return "." in token
+
+
+def challenge_game(request: Request, session: Session, token: str, deal: Deal,
+                   variant: Variant) -> GameRecord:
+    """The sender's game a challenge link names (by its key, or a signed game id from before
+    the key), for this deal and these rules; a clear 400 page when the link was edited, or
+    names a game of another deal or one not ended."""
+    if _is_old_token(token):
+        try:
+            game_id = _old_signer(request).loads(token)
+        except BadSignature:
+            game_id = None
+        record = get_game(session, game_id) if isinstance(game_id, str) else None
+    else:
+        record = challenged_game(session, token)
     plain = deal_path(request, deal.number, variant)
     if (record is None or not record.game_status.ended or record.variant != variant
-            or record.deal_number != str(deal.number)):
+            or record.deal_number != str(deal.number) or not record.challenge_key):
         raise PageError(400, _("This challenge link is broken"),
                         _("The link was changed or cut short, so it no longer says whose result "
                           "to beat. The deal itself is fine."),
                         link=(plain, _("Play the deal")) if plain else None)
-    return result_of(session, record)
+    return record
+
+
+def moved_challenge(request: Request, session: Session, token: str | None, deal: Deal,
+                    variant: Variant) -> str | None:
+    """Where a link shared before the key moves to (the same deal and rules, with the sender's
+    game's key); None for a link already in the new form."""
+    if not token or not _is_old_token(token):
+        return None
+    record = challenge_game(request, session, token, deal, variant)
+    return _link(request, deal.number, variant, record.challenge_key)
 
 
 TOOK = {
@@ -141,10 +169,9 @@ def deal_page_extras(request: Request, session: Session, player_id: str, deal: D
     everyone did on the deal (folded under the board; again in an ended game's results)."""
     extras: dict[str, Any] = {}
     if token:
-        sender = read_challenge(request, session, token, deal, variant)
+        record = challenge_game(request, session, token, deal, variant)
         extras["challenge_from"] = challenge_line(
-            sender, variant.to_clear, yours=get_game(session, sender.game_id).player_id
-            == player_id)
+            result_of(session, record), variant.to_clear, yours=record.player_id == player_id)
     if deal.number is not None:
         extras["deal_results"] = deal_results(session, deal.number, variant)
     return extras
@@ -196,7 +223,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                     if record.deal_number is not None else None)
         return (result_of(session, record),
                 result_of(session, sender) if sender is not None else None,
-                answers_to(session, record.id), everyone)
+                answers_to(session, record), everyone)
 
     mine, sender, answers, everyone = await in_one_hop(session, read)
     facts = odds.deal_facts(game.deal.number, game.variant)
