@@ -132,8 +132,9 @@ class GameRecord(Base):
         Index("ix_games_deal_number", "deal_number"),
         # How everyone did on one deal under one set of rules (the deal page's results).
         Index("ix_games_deal_variant", "deal_number", "goal", "passes", "status"),
-        # The game a challenge link names (its key).
+        # The game a challenge link names (its key); the answers to a game's challenge.
         Index("ix_games_challenge_key", "challenge_key", unique=True),
+        Index("ix_games_challenge", "challenge"),
     )
 
     @property

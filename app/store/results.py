@@ -3,7 +3,9 @@ and a finished game's challenge, and the player's choice to be named on them.
 
 Only counted games count (ended, with moves, not played "not counted"). A player is named
 only when they chose to be (``players.listed``, with a display name); everyone else is
-counted, never named.
+counted, never named. A challenge is found by the key its link carries
+(``games.challenge_key``); its answers are other players' games played from the link to the
+end, under their own display names unless someone else on the challenge had that name first.
 """
 
 from __future__ import annotations

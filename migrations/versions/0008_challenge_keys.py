@@ -9,6 +9,8 @@ decode it and watch the sender's winning replay. ``games.challenge_key`` is a ra
 its own (``secrets.token_urlsafe(16)``), set when a game of a numbered deal ends with moves
 (app/store/games.py), found again through ``ix_games_challenge_key``. Games that ended before
 this migration get theirs here, so every link shared before can move to the new form.
+``ix_games_challenge`` finds the answers to a game's challenge (every ended game's results
+read them) without reading every game.
 (``games.challenge``, on a game started from a link, still names the sender's game: the server
 reads it, no page shows it.)
 """
@@ -35,6 +37,7 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch_op:
         batch_op.add_column(sa.Column("challenge_key", sa.String(32), nullable=True))
         batch_op.create_index("ix_games_challenge_key", ["challenge_key"], unique=True)
+        batch_op.create_index("ix_games_challenge", ["challenge"])
     connection = op.get_bind()
     without_key = (
         sa.select(games.c.id)
@@ -51,5 +54,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as batch_op:
+        batch_op.drop_index("ix_games_challenge")
         batch_op.drop_index("ix_games_challenge_key")
         batch_op.drop_column("challenge_key")
