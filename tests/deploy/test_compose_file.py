@@ -54,6 +54,26 @@ def test_the_proxy_finds_the_apps_by_a_name_they_share():
     assert not re.search(r"(?m)^\s*upstream\s", template)
 
 
+def test_the_proxy_and_the_apps_read_the_body_limits_from_the_same_variables():
+    """One fact, one variable: the proxy's client_max_body_size is what the apps take
+    (MAX_BODY_BYTES, and IMPORT_MAX_MB for /stats/import), filled in from the variables the
+    apps read, with the apps' own defaults. (A proxy limit under the app's refused imports of
+    more than about 110 games with nginx's bare 413.)"""
+    from app.settings import Settings
+
+    services = compose()["services"]
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    limits = re.findall(r"(?m)^\s*client_max_body_size\s+(\S+);", template)
+    assert limits == ["${MAX_BODY_BYTES}", "${IMPORT_MAX_MB}m"], limits
+    imports = template[template.index("location = /stats/import {"):]
+    assert imports.index("client_max_body_size ${IMPORT_MAX_MB}m;") < imports.index("}")
+    for name in ("MAX_BODY_BYTES", "IMPORT_MAX_MB"):
+        default = Settings.model_fields[name.lower()].default
+        given = {services[service]["environment"].get(name)
+                 for service in ("app1", "app2", "proxy")}
+        assert given == {f"${{{name}:-{default}}}"}, (name, given)
+
+
 def test_no_service_makes_an_anonymous_volume():
     spec = compose()
     assert set(spec["volumes"]) == {"pyramid-db"}
