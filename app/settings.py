@@ -84,8 +84,17 @@ class Settings(BaseSettings):
         default=True,
         description="app.serve migrates before serving; set false where a separate step "
                     "migrates once for several app processes.")
-    max_body_bytes: int = Field(default=65536, ge=1024,
-                                description="Larger request bodies are refused with 413.")
+    max_body_bytes: int = Field(
+        default=65536, ge=1024,
+        description="Larger request bodies are refused with 413 (but /stats/import's: "
+                    "IMPORT_MAX_MB). deploy/pyramid.conf.template gives nginx the same limit "
+                    "from the same variable.")
+    import_max_mb: int = Field(
+        default=8, ge=1, le=64,
+        description="An import (/stats/import, a file from Export JSON: some 8,000 games) is "
+                    "at most this many MiB, the whole request; a larger one is refused with "
+                    "413 and a page that says why. deploy/pyramid.conf.template gives nginx "
+                    "the same limit for /stats/import from the same variable.")
     head_timeout_seconds: float = Field(
         default=10.0, gt=0, le=300,
         description="A request line and headers not complete this long after the connection "
@@ -215,6 +224,11 @@ class Settings(BaseSettings):
             # let anyone on the path take over the player's games.
             self.cookie_secure = True
         return self
+
+    @property
+    def import_max_bytes(self) -> int:
+        """IMPORT_MAX_MB in bytes (nginx's ``8m`` is 8 MiB too)."""
+        return self.import_max_mb * 1024 * 1024
 
     @property
     def is_sqlite(self) -> bool:
