@@ -74,6 +74,26 @@ def test_the_proxy_and_the_apps_read_the_body_limits_from_the_same_variables():
         assert given == {f"${{{name}:-{default}}}"}, (name, given)
 
 
+def test_a_location_that_sets_its_own_proxy_headers_sets_the_servers_too():
+    """nginx's proxy_set_header in a location replaces every one of the server's: a location
+    that needs one more must say the others again, or the app would lose the client's address,
+    the scheme, the request id."""
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    server = template[template.index("listen ${HTTPS_PORT}"):]
+    first_location = server.index("\n    location ")
+
+    def headers(block: str) -> set[str]:
+        return set(re.findall(r"(?m)^\s*proxy_set_header\s+(\S+)", block))
+
+    everywhere = headers(server[:first_location])
+    assert {"X-Forwarded-For", "X-Forwarded-Proto", "X-Request-ID", "Host"} <= everywhere
+    locations = re.findall(r"(?ms)^    location [^{]*\{.*?^    \}", server)
+    own = [block for block in locations if headers(block)]
+    assert own, "the import's refusal page sets headers of its own"
+    for block in own:
+        assert everywhere <= headers(block), (block.splitlines()[0], everywhere - headers(block))
+
+
 def test_no_service_makes_an_anonymous_volume():
     spec = compose()
     assert set(spec["volumes"]) == {"pyramid-db"}
