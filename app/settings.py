@@ -12,6 +12,7 @@ driver cannot load. The command-line entry points report each as one line (``exi
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import sys
 from functools import lru_cache
@@ -76,10 +77,13 @@ class Settings(BaseSettings):
     )
     trusted_proxies: str | None = Field(
         default=None,
-        description="Addresses of the reverse proxies whose X-Forwarded-For and "
-                    "X-Forwarded-Proto are believed (comma-separated, or * for any peer): "
-                    "none by default, so a client can never claim to be on HTTPS or "
-                    "somewhere else. app.serve hands it to uvicorn.")
+        description="Addresses or networks of the reverse proxies whose X-Forwarded-For and "
+                    "X-Forwarded-Proto are believed (comma-separated, or * alone for any "
+                    "peer): none by default, so a client can never claim to be on HTTPS or "
+                    "somewhere else. app.serve hands it to uvicorn, which takes the rightmost "
+                    "address not named here, or with * the leftmost: * is safe only where "
+                    "no client reaches the app but through a proxy that sets the header "
+                    "(docs/deploy.md).")
     migrate_on_start: bool = Field(
         default=True,
         description="app.serve migrates before serving; set false where a separate step "
@@ -185,6 +189,32 @@ class Settings(BaseSettings):
                 raise ValueError("no host names given: list the names the server is reached "
                                  "by, comma-separated")
         return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _addresses_or_networks(cls, value: Any) -> Any:
+        """``*``, or IP addresses and networks: uvicorn takes anything else (a host name, a
+        mistyped address) as a literal no peer ever matches, so the proxy would silently not
+        be believed and every player would seem to come from its address."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if not isinstance(value, str):
+            return value
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        if entries == ["*"]:
+            return "*"
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry) if "/" in entry else ipaddress.ip_address(entry)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an IP address or network: name the proxy by its "
+                    "address (10.0.0.5) or network (10.0.0.0/24), comma-separated, or * alone "
+                    "where no client can reach the app but through the proxy") from None
+        if not entries:
+            raise ValueError("no address given: name the proxy's address, or leave "
+                             "TRUSTED_PROXIES unset")
+        return ",".join(entries)
 
     @field_validator("base_url", mode="before")
     @classmethod
