@@ -2,10 +2,12 @@
 in front of two app processes (``tests/deploy/proxysite.py``). A game is played through it by
 the API and by the pages' forms; slow clients are cut off; the site stays up, and no request
 waits, while an app process is down or gone, even across a restart of the proxy; a POST that
-reached an app is never sent to another; a crowd behind one address gets through while the
-costly requests of one address are held to a rate; the app sees the client's own address and
-the proxy's request id; an import file as large as the app takes gets through; /metrics and
-device links' secrets stay out of reach and out of the logs.
+reached an app is never sent to another; a crowd behind one address gets through (a class
+asking for hints at once too) while the costly requests of one address are held to a rate,
+every 429 with a Retry-After; the app sees the client's own address, never one the client
+claims, and the proxy's request id; an import of a megabyte gets through, one over the app's
+limit gets the app's page saying so; /metrics and device links' secrets stay out of reach and
+out of the logs.
 
 The store is PostgreSQL when TEST_DATABASE_URL is set (as in CI and in compose.yaml), else one
 SQLite file both processes share."""
