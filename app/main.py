@@ -52,6 +52,7 @@ from app.web import (
 from app.web.csrf import require_csrf
 from app.web.firstpaint import FirstPaint
 from app.web.i18n import LanguageMiddleware
+from app.web.i18n import gettext as _
 from app.web.observe import Observe
 from app.web.player import PlayerCookie
 from app.web.security import (
@@ -223,7 +224,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
-                       larger={"/stats/import": gamesfile.IMPORT_MAX_BYTES},
+                       larger={"/stats/import": settings.import_max_bytes},
+                       explained={"/stats/import": lambda: (
+                           _("This file cannot be imported"),
+                           gamesfile.too_large(settings.import_max_mb))},
                        seconds=settings.body_timeout_seconds)
     app.add_middleware(TrustedHosts, allowed_hosts=settings.trusted_hosts,
                        www_redirect=False)

@@ -12,6 +12,7 @@ driver cannot load. The command-line entry points report each as one line (``exi
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import sys
 from functools import lru_cache
@@ -76,16 +77,28 @@ class Settings(BaseSettings):
     )
     trusted_proxies: str | None = Field(
         default=None,
-        description="Addresses of the reverse proxies whose X-Forwarded-For and "
-                    "X-Forwarded-Proto are believed (comma-separated, or * for any peer): "
-                    "none by default, so a client can never claim to be on HTTPS or "
-                    "somewhere else. app.serve hands it to uvicorn.")
+        description="Addresses or networks of the reverse proxies whose X-Forwarded-For and "
+                    "X-Forwarded-Proto are believed (comma-separated, or * alone for any "
+                    "peer): none by default, so a client can never claim to be on HTTPS or "
+                    "somewhere else. app.serve hands it to uvicorn, which takes the rightmost "
+                    "address not named here, or with * the leftmost: * is safe only where "
+                    "no client reaches the app but through a proxy that sets the header "
+                    "(docs/deploy.md).")
     migrate_on_start: bool = Field(
         default=True,
         description="app.serve migrates before serving; set false where a separate step "
                     "migrates once for several app processes.")
-    max_body_bytes: int = Field(default=65536, ge=1024,
-                                description="Larger request bodies are refused with 413.")
+    max_body_bytes: int = Field(
+        default=65536, ge=1024,
+        description="Larger request bodies are refused with 413 (but /stats/import's: "
+                    "IMPORT_MAX_MB). deploy/pyramid.conf.template gives nginx the same limit "
+                    "from the same variable.")
+    import_max_mb: int = Field(
+        default=8, ge=1, le=64,
+        description="An import (/stats/import, a file from Export JSON: some 8,000 games) is "
+                    "at most this many MiB, the whole request; a larger one is refused with "
+                    "413 and a page that says why. deploy/pyramid.conf.template gives nginx "
+                    "the same limit for /stats/import from the same variable.")
     head_timeout_seconds: float = Field(
         default=10.0, gt=0, le=300,
         description="A request line and headers not complete this long after the connection "
@@ -177,6 +190,32 @@ class Settings(BaseSettings):
                                  "by, comma-separated")
         return value
 
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _addresses_or_networks(cls, value: Any) -> Any:
+        """``*``, or IP addresses and networks: uvicorn takes anything else (a host name, a
+        mistyped address) as a literal no peer ever matches, so the proxy would silently not
+        be believed and every player would seem to come from its address."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if not isinstance(value, str):
+            return value
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        if entries == ["*"]:
+            return "*"
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry) if "/" in entry else ipaddress.ip_address(entry)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an IP address or network: name the proxy by its "
+                    "address (10.0.0.5) or network (10.0.0.0/24), comma-separated, or * alone "
+                    "where no client can reach the app but through the proxy") from None
+        if not entries:
+            raise ValueError("no address given: name the proxy's address, or leave "
+                             "TRUSTED_PROXIES unset")
+        return ",".join(entries)
+
     @field_validator("base_url", mode="before")
     @classmethod
     def _origin_only(cls, value: Any) -> Any:
@@ -215,6 +254,11 @@ class Settings(BaseSettings):
             # let anyone on the path take over the player's games.
             self.cookie_secure = True
         return self
+
+    @property
+    def import_max_bytes(self) -> int:
+        """IMPORT_MAX_MB in bytes (nginx's ``8m`` is 8 MiB too)."""
+        return self.import_max_mb * 1024 * 1024
 
     @property
     def is_sqlite(self) -> bool:

@@ -105,3 +105,23 @@ def test_production_needs_base_url_behind_its_proxy():
 def test_a_bad_database_url_is_a_settings_error():
     with pytest.raises(ValidationError, match="not a database URL"):
         Settings(_env_file=None, database_url="nonsense://x")
+
+
+@pytest.mark.parametrize("given, kept", [
+    (None, None), ("", None), ("  ", None),
+    ("*", "*"), (" * ", "*"),
+    ("127.0.0.1", "127.0.0.1"), ("10.0.0.5, 10.0.0.6", "10.0.0.5,10.0.0.6"),
+    ("172.16.0.0/12,::1", "172.16.0.0/12,::1"), ("127.0.0.1,,", "127.0.0.1"),
+])
+def test_trusted_proxies_are_addresses_or_networks(given, kept):
+    assert Settings(_env_file=None, trusted_proxies=given).trusted_proxies == kept
+
+
+@pytest.mark.parametrize("given", ["proxy", "nginx.internal", "10.0.0.300", "10.0.0.0/33",
+                                   "*,10.0.0.1", ","])
+def test_a_trusted_proxy_that_matches_nothing_is_refused(given):
+    """uvicorn takes a name, or a mistyped address, as a literal that no peer's address ever
+    equals: the proxy would not be believed, every player would seem to come from the proxy's
+    address, and share its budgets. Refused at start-up, with what to write instead."""
+    with pytest.raises(ValidationError, match="address"):
+        Settings(_env_file=None, trusted_proxies=given)

@@ -115,8 +115,10 @@ async def import_file(request: Request, player_id: PlayerDep,
                       file: Annotated[UploadFile, File()]) -> Response:
     """Add the games of an exported file (``/stats/export.json``) to this player's: read here
     (at most its limit), checked and stored by the transfer worker."""
-    raw = await file.read(gamesfile.IMPORT_MAX_BYTES + 1)
     settings = request.app.state.settings
+    raw = await file.read(settings.import_max_bytes + 1)
+    if len(raw) > settings.import_max_bytes:
+        raise import_too_large(request)
     done = await request.app.state.transfers.run(
         request, player_id, gamesfile.import_games, settings.database_url, player_id,
         settings.secret_key, raw)
@@ -125,3 +127,19 @@ async def import_file(request: Request, player_id: PlayerDep,
                         link=(path_for(request, "stats"), _("Your statistics")))
     return see_other(path_for(request, "stats",
                               query={"imported": done.added, "skipped": done.skipped}))
+
+
+def import_too_large(request: Request) -> PageError:
+    """An import over IMPORT_MAX_MB: 413, and a page that says so."""
+    return PageError(413, _("This file cannot be imported"),
+                     gamesfile.too_large(request.app.state.settings.import_max_mb),
+                     link=(path_for(request, "stats"), _("Your statistics")))
+
+
+@router.get("/stats/import/too-large", name="import_too_large")
+def import_too_large_page(request: Request) -> Response:
+    """What a player is shown for an import over the limit when the proxy refused it: nginx
+    answers a request over its client_max_body_size (filled in from IMPORT_MAX_MB) with this
+    page (its ``error_page 413``, a GET with the player's headers) instead of its own bare
+    one."""
+    raise import_too_large(request)

@@ -41,9 +41,6 @@ from app.web.numbers import format_number
 from app.web.refusals import refusal_sentence
 from app.web.statsview import iso
 
-IMPORT_MAX_BYTES = 8 * 1024 * 1024
-"""An import file's size at most (the body limit is raised to this for ``/stats/import``;
-deploy/pyramid.conf.template gives the same path the same limit)."""
 STORE_PIECE = 200
 """Games stored per transaction: short enough that a bystander's write never waits long for
 SQLite's one writer, long enough that an 8,000-game import is 40 commits."""
@@ -233,16 +230,21 @@ def refusal(done: ImportDone) -> str:
     return str(done.refused)
 
 
+def too_large(megabytes: int) -> str:
+    """Why a file over the import limit (IMPORT_MAX_MB) is refused, in this request's
+    language: the web process refuses it before the worker sees it."""
+    return _said("too_large", {"megabytes": format_number(megabytes)})
+
+
 def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
-    """The games of an exported file, checked: its size, its shape and its signature (raises
-    FileRefused with the reason a player can act on).
+    """The games of an exported file, checked: its shape and its signature (raises
+    FileRefused with the reason a player can act on). Its size is the web process's to check
+    (IMPORT_MAX_MB) before it is sent here.
 
     A file of millions of tiny objects would cost seconds and hundreds of megabytes to parse
     only to be refused for its size; each game opens exactly one JSON object, so counting the
     braces first refuses it for the price of one scan.
     """
-    if len(raw) > IMPORT_MAX_BYTES:
-        raise FileRefused("too_large", megabytes=IMPORT_MAX_BYTES // (1024 * 1024))
     if max(raw.count(b"{"), raw.count(b"[")) > IMPORT_LIMIT + BRACES_SLACK:
         raise FileRefused("too_many", count=IMPORT_LIMIT)
     try:

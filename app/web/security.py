@@ -32,6 +32,7 @@ import asyncio
 import html
 import json
 import logging
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
@@ -187,12 +188,20 @@ class BodyLimit:
     bodies still incomplete ``seconds`` after the request began with 408."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 10.0,
-                 larger: dict[str, int] | None = None) -> None:
+                 larger: dict[str, int] | None = None,
+                 explained: dict[str, Callable[[], tuple[str, str]]] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.seconds = seconds
         self.larger = larger or {}
         """Paths allowed a larger body (an import file), with their own limit."""
+        self.explained = explained or {}
+        """Paths whose 413 says more than that the body is too large: the title and
+        sentence, in the request's language (an import file over its limit)."""
+
+    def too_large(self, path: str, max_bytes: int) -> tuple[str, str]:
+        explain = self.explained.get(path)
+        return explain() if explain else (_("Too much sent"), BodyTooLarge(max_bytes).detail)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -207,8 +216,8 @@ class BodyLimit:
                              _("Content-Length is not a number."))
                 return
             if len(declared) > 15 or int(declared) > max_bytes:
-                await refuse(scope, send, 413, _("Too much sent"),
-                             BodyTooLarge(max_bytes).detail)
+                await refuse(scope, send, 413, *self.too_large(scope.get("path", ""),
+                                                               max_bytes))
                 return
 
         received = 0
@@ -244,9 +253,11 @@ class BodyLimit:
             # Only if nothing inside turned it into an answer (a body read outside a route).
             if started:
                 raise
-            await refuse(scope, send, exc.status_code,
-                         _("Too much sent") if exc.status_code == 413 else _("Too slow"),
-                         str(exc.detail))
+            if exc.status_code == 413:
+                await refuse(scope, send, 413, *self.too_large(scope.get("path", ""),
+                                                               max_bytes))
+            else:
+                await refuse(scope, send, exc.status_code, _("Too slow"), str(exc.detail))
 
 
 # --- slow readers ------------------------------------------------------------------------------

@@ -34,6 +34,9 @@ METRICS_TOKEN = "proxy-test-metrics-token-0123456789"
 CLIENT_TIMEOUT = 2
 APPS_NAME = "pyramid-app.test"
 APP_ADDRESSES = ("127.0.0.1", "127.0.0.2")
+LIMITS = {"MAX_BODY_BYTES": "65536", "IMPORT_MAX_MB": "8"}
+"""The body limits, given to the proxy and to the apps alike, as compose.yaml gives them (the
+app's defaults: tests/deploy/test_compose_file.py checks that they are)."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -95,7 +98,8 @@ class Proxy:
             "PUBLIC_NAME": "localhost", "PUBLIC_ORIGIN": self.base,
             "HTTPS_PORT": str(self.https_port), "HTTP_PORT": str(self.http_port),
             "TLS_CERTIFICATE": str(self.cert), "TLS_CERTIFICATE_KEY": str(self.key),
-            "CLIENT_TIMEOUT": f"{CLIENT_TIMEOUT}s", "ACCESS_LOG": str(self.access_log)})
+            "CLIENT_TIMEOUT": f"{CLIENT_TIMEOUT}s", "ACCESS_LOG": str(self.access_log),
+            **LIMITS})
         (self.folder / "pyramid.conf").write_text(config)
         temp = {name: self.folder / name for name in ("body", "proxy", "fastcgi", "uwsgi",
                                                        "scgi")}
@@ -167,8 +171,11 @@ class Site:
             **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
             "ENVIRONMENT": "production", "SECRET_KEY": SECRET, "DATABASE_URL": database_url,
             "BASE_URL": self.proxy.base, "ALLOWED_HOSTS": "localhost",
-            "TRUSTED_PROXIES": "127.0.0.1", "MIGRATE_ON_START": "false",
-            "LOG_FORMAT": "json", "METRICS_TOKEN": METRICS_TOKEN, "PORT": str(self.app_port)}
+            # As in compose.yaml: any peer's X-Forwarded-For is believed, which is safe only
+            # because the proxy, the edge, sets it to the peer it sees.
+            "TRUSTED_PROXIES": "*", "MIGRATE_ON_START": "false",
+            "LOG_FORMAT": "json", "METRICS_TOKEN": METRICS_TOKEN, "PORT": str(self.app_port),
+            **LIMITS}
         self.apps: dict[str, subprocess.Popen] = {}
 
     # --- the app processes -------------------------------------------------------------------

@@ -54,6 +54,46 @@ def test_the_proxy_finds_the_apps_by_a_name_they_share():
     assert not re.search(r"(?m)^\s*upstream\s", template)
 
 
+def test_the_proxy_and_the_apps_read_the_body_limits_from_the_same_variables():
+    """One fact, one variable: the proxy's client_max_body_size is what the apps take
+    (MAX_BODY_BYTES, and IMPORT_MAX_MB for /stats/import), filled in from the variables the
+    apps read, with the apps' own defaults. (A proxy limit under the app's refused imports of
+    more than about 110 games with nginx's bare 413.)"""
+    from app.settings import Settings
+
+    services = compose()["services"]
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    limits = re.findall(r"(?m)^\s*client_max_body_size\s+(\S+);", template)
+    assert limits == ["${MAX_BODY_BYTES}", "${IMPORT_MAX_MB}m"], limits
+    imports = template[template.index("location = /stats/import {"):]
+    assert imports.index("client_max_body_size ${IMPORT_MAX_MB}m;") < imports.index("}")
+    for name in ("MAX_BODY_BYTES", "IMPORT_MAX_MB"):
+        default = Settings.model_fields[name.lower()].default
+        given = {services[service]["environment"].get(name)
+                 for service in ("app1", "app2", "proxy")}
+        assert given == {f"${{{name}:-{default}}}"}, (name, given)
+
+
+def test_a_location_that_sets_its_own_proxy_headers_sets_the_servers_too():
+    """nginx's proxy_set_header in a location replaces every one of the server's: a location
+    that needs one more must say the others again, or the app would lose the client's address,
+    the scheme, the request id."""
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    server = template[template.index("listen ${HTTPS_PORT}"):]
+    first_location = server.index("\n    location ")
+
+    def headers(block: str) -> set[str]:
+        return set(re.findall(r"(?m)^\s*proxy_set_header\s+(\S+)", block))
+
+    everywhere = headers(server[:first_location])
+    assert {"X-Forwarded-For", "X-Forwarded-Proto", "X-Request-ID", "Host"} <= everywhere
+    locations = re.findall(r"(?ms)^    location [^{]*\{.*?^    \}", server)
+    own = [block for block in locations if headers(block)]
+    assert own, "the import's refusal page sets headers of its own"
+    for block in own:
+        assert everywhere <= headers(block), (block.splitlines()[0], everywhere - headers(block))
+
+
 def test_no_service_makes_an_anonymous_volume():
     spec = compose()
     assert set(spec["volumes"]) == {"pyramid-db"}

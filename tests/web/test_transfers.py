@@ -91,7 +91,7 @@ def test_one_player_has_one_transfer_at_a_time(client, monkeypatch, tmp_path):
 def test_a_crafted_file_is_refused_for_its_size_before_it_is_read(client):
     """2.7 M empty games (8 MB): refused by counting, not after parsing them all."""
     crafted = b'{"games": [' + b",".join([b"{}"] * 2_700_000) + b'], "signature": "x"}'
-    assert len(crafted) < gamesfile.IMPORT_MAX_BYTES
+    assert len(crafted) < client.app.state.settings.import_max_bytes
     refused = upload(client, crafted)
     assert refused.status_code == 400 and "at most 20,000 games" in refused.text
 
@@ -105,7 +105,7 @@ def test_deep_nesting_and_oversized_files_get_a_clear_answer(client):
                        + b"}" * 5_001 + b'], "signature": "x"}')
     assert recursion.status_code == 400 and "nested too deeply" in recursion.text
     assert "not a JSON file" in upload(client, b"\xff{").text
-    too_big = upload(client, b" " * (gamesfile.IMPORT_MAX_BYTES + 1))
+    too_big = upload(client, b" " * (client.app.state.settings.import_max_bytes + 1))
     assert too_big.status_code == 413
 
 
