@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from jinja2 import pass_context
+from jinja2.defaults import DEFAULT_FILTERS
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, Goal
@@ -60,3 +66,23 @@ templates.env.globals["passes_text"] = names.passes_text
 for _name in ("card_name", "goal_label", "goal_won_when", "passes_text", "variant_label",
               "variant_title", "difficulty_label", "status_label"):
     templates.env.filters[_name] = getattr(names, _name)
+
+
+def _each_request(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` as a filter Jinja never runs at compile time: Jinja folds a filter on a
+    constant (``{{ "won"|status_label }}``) into the compiled template, which would keep the
+    first request's language for every later one; a filter that takes the context is run
+    each time."""
+
+    @pass_context
+    @wraps(function)
+    def each_time(context: Any, *args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    return each_time
+
+
+# Our filters speak the request's language and locale: every one is run per request.
+for _name, _filter in list(templates.env.filters.items()):
+    if _name not in DEFAULT_FILTERS:
+        templates.env.filters[_name] = _each_request(_filter)

@@ -94,3 +94,16 @@ def test_every_page_speaks_the_language_asked_for(site, language, name, method, 
     left = [text.strip() for text in shown_texts(html)
             if text.strip() in english and text.strip() not in same]
     assert not left, f"{name} in {language}: English left: {left}"
+
+
+def test_a_page_drawn_in_one_language_then_another_keeps_no_word_of_the_first(site):
+    """A template compiled while one language speaks holds none of its words: a filter on a
+    constant (the chart's legend, ``"won"|status_label``) runs for each request."""
+    from app.web import templating
+
+    templating.templates.env.cache.clear()
+    english = site.page("/stats", "en")
+    german = site.page("/stats", "de")
+    legend = re.findall(r'class="legend"><span class="swatch (\w+)"[^>]*></span>([^<]+)<', german)
+    assert legend and "Won" in english
+    assert dict(legend)["won"] == "Gewonnen", legend
