@@ -39,7 +39,7 @@ def test_a_number_is_written_one_way(value, kwargs, written):
 
 
 def test_the_templates_have_the_filter():
-    assert templates.env.filters["number"] is format_number
+    assert templates.env.filters["number"].__wrapped__ is format_number
     assert templates.env.from_string("{{ 1859|number }} {{ 0.5|number(1, percent=true) }}"
                                      ).render() == "1,859 50.0%"
 
