@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.logs import first_line, loggable_path
+from app.store import GameConflict
 from app.web import metrics
 from app.web.errors import (
     BODY_NOT_JSON,
@@ -28,7 +29,7 @@ from app.web.errors import (
 )
 from app.web.i18n import _l
 from app.web.i18n import gettext as _
-from app.web.refusals import VALUE_ERROR, problem_sentence
+from app.web.refusals import VALUE_ERROR, problem_sentence, refusal_sentence
 from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
@@ -109,6 +110,16 @@ def install(app: FastAPI) -> None:
         # TRANSLATORS: %(problems)s lists each invalid field as "field: problem".
         message = _("The request was not understood (%(problems)s).", problems=summary)
         return error_page(request, 400, _(TITLES[400]), message)
+
+    @app.exception_handler(GameConflict)
+    async def _conflict(request: Request, exc: GameConflict) -> Response:
+        """A write that lost a race with another tab and that its route did not answer itself
+        (a start that kept conflicting, ``actions.StartConflict``): 409 with its sentence, in
+        the request's language, so the caller can try again; nothing was done."""
+        message = refusal_sentence(str(exc))
+        if is_api(request):
+            return problem(409, message)
+        return error_page(request, 409, _(TITLES[409]), message, link=("/", _("Home page")))
 
     async def _database_unavailable(request: Request, exc: Exception) -> Response:
         """An outage is the database's state, not a bug here: one line per request with the
