@@ -124,10 +124,22 @@ def install(app: FastAPI) -> None:
     async def _database_unavailable(request: Request, exc: Exception) -> Response:
         """An outage is the database's state, not a bug here: one line per request with the
         error's first line (a disk-full spell once wrote a 75-line traceback per 503),
-        counted by kind in the metrics."""
+        counted by kind in the metrics. A damaged SQLite file is no outage that passes: its
+        answer says so, with no Retry-After (``app.store.db``; /healthz gives the reason)."""
+        metrics.db_errors.labels(type(exc).__name__).inc()
+        if request.app.state.db.damage() is not None:
+            log.error("Database damaged, refused %s %s: %s", request.method,
+                      loggable_path(request.url.path), first_line(exc))
+            if is_api(request):
+                return problem(503, _("The database is damaged, so the request was not "
+                                      "completed. Trying again will not help until the "
+                                      "site's operator repairs it."))
+            return error_page(request, 503, _(TITLES[503]), _(
+                "The games' database is damaged, so nothing could be loaded or saved. "
+                "Nothing you did caused it, and trying again will not help until the site's "
+                "operator repairs it."))
         log.error("Database unavailable on %s %s: %s", request.method,
                   loggable_path(request.url.path), first_line(exc))
-        metrics.db_errors.labels(type(exc).__name__).inc()
         if is_api(request):
             return problem(503, _("The database is unavailable, so the request was not "
                                   "completed. Please try again shortly."), headers=RETRY_SOON)
