@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.logs import first_line, loggable_path
+from app.logs import Tracebacks, first_line, loggable_path, mark_answered
 from app.store import GameConflict
 from app.web import metrics
 from app.web.errors import (
@@ -149,11 +149,22 @@ def install(app: FastAPI) -> None:
     for kind in DATABASE_ERRORS:
         app.add_exception_handler(kind, _database_unavailable)
 
+    tracebacks = app.state.tracebacks = Tracebacks()
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
-        """Anything unforeseen: logged in full here, a short apology to the caller."""
-        log.error("Unhandled error on %s %s", request.method, loggable_path(request.url.path),
-                  exc_info=exc)
+        """Anything unforeseen: logged here, with its traceback the first time of its kind in a
+        minute (``Tracebacks``) and in one line with its kind otherwise; a short apology to the
+        caller. Starlette raises the error again once this is sent, for the server to log:
+        marked answered, ``app.web.observe`` ends it there, so it is logged once and the
+        connection is kept (uvicorn logged every traceback a second time, and closed it)."""
+        path = loggable_path(request.url.path)
+        if tracebacks.due(exc):
+            log.error("Unhandled error on %s %s", request.method, path, exc_info=exc)
+        else:
+            log.error("Unhandled error on %s %s: %s (its traceback was logged less than a "
+                      "minute ago)", request.method, path, first_line(exc))
+        mark_answered(exc)
         if is_api(request):
             return problem(500, _("Internal server error: the request was not completed. "
                                   "Please try again."))

@@ -4,10 +4,16 @@ error, and ``Cache-Control: no-store`` on what must not be kept."""
 
 from __future__ import annotations
 
+import logging
+import socket
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 from app.backup import sqlite_backup, sqlite_restore
@@ -15,7 +21,9 @@ from app.main import create_app
 from app.store.db import sqlite_file
 from tests.conftest import make_settings
 
-from .conftest import browser_like
+from .conftest import add_test_routes, browser_like
+from .test_logs import Capture
+from .test_transfers import wait_for
 
 
 # --- the OpenAPI schema -------------------------------------------------------------------------
@@ -125,3 +133,77 @@ def test_a_damaged_database_file_is_a_fault_the_operator_sees_and_takes_no_write
         named = client.post("/stats/name", data={"name": "Ada"}, follow_redirects=False)
         assert named.status_code == 303
     assert "Ada" in display_name_in(path)
+
+
+# --- one log line per error -----------------------------------------------------------------------
+@pytest.fixture
+def captured():
+    handler = Capture()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    yield handler
+    root.removeHandler(handler)
+    root.setLevel(level)
+
+
+@pytest.fixture
+def failing(sqlite_url):
+    """The app with routes that fail on purpose, two of them the same way."""
+    app = create_app(make_settings(sqlite_url))
+    add_test_routes(app)
+
+    @app.get("/boom-again")
+    def boom_again() -> None:
+        raise RuntimeError("unforeseen")
+
+    @app.get("/boom-value")
+    def boom_value() -> None:
+        raise ValueError("another kind")
+
+    return app
+
+
+def test_an_unforeseen_error_keeps_its_traceback_once_a_minute_per_kind(failing, captured):
+    clock = [1000.0]
+    failing.state.tracebacks.clock = lambda: clock[0]
+    with TestClient(failing) as client:  # an answered error no longer escapes the app
+        answers = [client.get(path) for path in
+                   ("/boom", "/boom", "/boom-again", "/boom-value", "/boom")]
+        clock[0] += 61
+        answers.append(client.get("/boom"))
+    assert [answer.status_code for answer in answers] == [500] * 6
+    errors = [e for e in captured.entries() if e["level"] == "error"]
+    assert [e["route"] for e in errors] == ["/boom", "/boom", "/boom-again", "/boom-value",
+                                            "/boom", "/boom"]
+    # The first of each kind (its type and the line that raised it) in a minute: whole.
+    assert ["traceback" in e for e in errors] == [True, False, True, True, False, True]
+    for entry in errors:
+        assert entry["request_id"] and entry["message"].startswith("Unhandled error on GET")
+    assert errors[1]["message"] == ("Unhandled error on GET /boom: RuntimeError: unforeseen "
+                                    "(its traceback was logged less than a minute ago)")
+
+
+def test_an_answered_error_is_logged_once_and_keeps_the_connection(failing, captured):
+    """Starlette raises an error again once its 500 is sent, for the server to log: uvicorn
+    logged every traceback a second time ("Exception in ASGI application") and closed the
+    connection, so the client's next request on it failed."""
+    server = uvicorn.Server(uvicorn.Config(failing, log_config=None, lifespan="on"))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started, "the server to start")
+        with httpx.Client(base_url=f"http://127.0.0.1:{sock.getsockname()[1]}",
+                          timeout=10) as client:
+            answers = [client.get("/boom").status_code for _ in range(3)]
+            answers.append(client.get("/healthz").status_code)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert answers == [500, 500, 500, 200]
+    lines = [e for e in captured.entries() if e["level"] == "error"]
+    assert len(lines) == 3
+    assert not [e for e in lines if "Exception in ASGI application" in e["message"]]
