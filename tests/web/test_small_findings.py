@@ -5,6 +5,7 @@ error, and ``Cache-Control: no-store`` on what must not be kept."""
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import sqlite3
 import threading
@@ -17,6 +18,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from app.backup import sqlite_backup, sqlite_restore
+from app.web.i18n import LANGUAGES
 from app.main import create_app
 from app.store.db import sqlite_file
 from tests.conftest import make_settings
@@ -67,6 +69,36 @@ def test_the_moves_schema_names_its_operations(client):
     op = resolve(schema, op["$ref"]) if "$ref" in op else op
     assert op["enum"] == ["remove", "draw", "recycle"]
     assert move["required"] == ["op"] and move["additionalProperties"] is False
+
+
+# --- an empty If-Match -------------------------------------------------------------------------
+@pytest.mark.parametrize("header", ["", " ", ",", " , "])
+def test_an_empty_if_match_is_a_precondition_nothing_matches(client, header):
+    """RFC 9110 §13.1.1: ``If-Match = "*" / #entity-tag``, and §5.6.1 lets a list have no
+    member: an empty If-Match is present and names no version, no version matches it, so the
+    condition is false and the server MUST NOT play the move; its answer is 412. Taken as
+    absent, it would turn off the guard the client asked for (a retried move played twice)."""
+    game_id = client.post("/api/games", json={"deal": 42}).json()["id"]
+    refused = client.post(f"/api/games/{game_id}/moves", json={"op": "draw"},
+                          headers={"If-Match": header})
+    assert refused.status_code == 412
+    assert refused.headers["etag"] == '"1"' and refused.json()["moves"] == []
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == []
+    undone = client.post(f"/api/games/{game_id}/undo", headers={"If-Match": header})
+    assert undone.status_code == 412
+
+
+# --- the rules page's styles ----------------------------------------------------------------------
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_rules_page_has_no_inline_style_in_any_language(client, language):
+    """The Content-Security-Policy allows no inline style: the rules' tables once aligned their
+    columns with style attributes (8 violations a visit)."""
+    page = client.get("/rules", headers={"Accept-Language": language})
+    assert page.status_code == 200 and f'lang="{language}' in page.text
+    assert "style-src 'self'" in page.headers["content-security-policy"]
+    assert not re.search(r"<[^>]*\sstyle\s*=", page.text, re.IGNORECASE)
+    assert "<style" not in page.text.lower()
+    assert "<table" in page.text and "<td" in page.text
 
 
 # --- a damaged database file --------------------------------------------------------------------
