@@ -18,14 +18,44 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from app.backup import sqlite_backup, sqlite_restore
-from app.web.i18n import LANGUAGES
 from app.main import create_app
 from app.store.db import sqlite_file
+from app.web.i18n import LANGUAGES
+from app.web.observe import flatten
 from tests.conftest import make_settings
 
 from .conftest import add_test_routes, browser_like
 from .test_logs import Capture
 from .test_transfers import wait_for
+
+
+# --- a deeply nested file or body ----------------------------------------------------------------
+def test_a_deeply_nested_import_is_refused_and_loses_nothing(app, client):
+    game_id = client.post("/api/games", json={"deal": 7}).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})
+    client.post("/api/games", json={"deal": 8})  # the first ends, and counts
+    before = client.get("/stats").text.count(game_id), client.get("/stats/export.json").content
+    for crafted in (b"[" * 100_000 + b"]" * 100_000,
+                    b'{"games": [' + b"[" * 5_000 + b"]" * 5_000 + b'], "signature": "x"}',
+                    b'{"games": [{"a": ' + b'{"a": ' * 5_000 + b"1" + b"}" * 5_001
+                    + b'], "signature": "x"}'):
+        refused = client.post("/stats/import", files={"file": ("games.json", crafted)},
+                              follow_redirects=False)
+        assert refused.status_code == 400 and "text/html" in refused.headers["content-type"]
+        assert "cannot be imported" in refused.text
+    after = client.get("/stats").text.count(game_id), client.get("/stats/export.json").content
+    assert after == before and game_id.encode() in after[1]
+
+
+def test_a_deeply_nested_api_body_is_a_422(client):
+    game_id = client.post("/api/games", json={"deal": 7}).json()["id"]
+    for path in ("/api/games", f"/api/games/{game_id}/moves"):
+        for body in (b"[" * 30_000 + b"]" * 30_000,
+                     b'{"op": ' + b"[" * 30_000 + b"]" * 30_000 + b"}"):
+            answer = client.post(path, content=body,
+                                 headers={"Content-Type": "application/json"})
+            assert answer.status_code == 422, (path, answer.text[:200])
+            assert answer.json()["detail"]
 
 
 # --- the OpenAPI schema -------------------------------------------------------------------------
@@ -239,3 +269,21 @@ def test_an_answered_error_is_logged_once_and_keeps_the_connection(failing, capt
     lines = [e for e in captured.entries() if e["level"] == "error"]
     assert len(lines) == 3
     assert not [e for e in lines if "Exception in ASGI application" in e["message"]]
+
+
+# --- what must not be kept by a cache ---------------------------------------------------------
+def test_every_export_and_every_page_with_a_secret_is_never_stored(app, client):
+    exports = sorted({route.path for route in flatten(app.routes)
+                      if route.path.startswith("/stats/export")})
+    assert exports == ["/stats/export.csv", "/stats/export.json"]
+    game_id = client.post("/api/games", json={"deal": 7}).json()["id"]
+    client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})
+    client.post("/api/games", json={"deal": 8})  # the first ends: there is a game to export
+    for path in exports:
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store", path
+    made = client.post("/stats/devices")  # shows the link's secret, once
+    assert made.status_code == 200 and made.headers["cache-control"] == "no-store"
+    link = re.search(r'<a href="https?://[^/"]+(/[^"]+)" data-device-link', made.text).group(1)
+    asked = client.get(link)
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "no-store"
