@@ -159,7 +159,6 @@ def first_line(exc: BaseException) -> str:
     return f"{type(reason).__name__}: {text[0]}" if text else type(reason).__name__
 
 
-
 TRACEBACK_EVERY = 60.0
 """Seconds between two tracebacks of one kind of unforeseen error; the others are one line."""
 KINDS_KEPT = 1000

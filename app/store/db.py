@@ -6,8 +6,8 @@ overnight is noticed and reconnected without failing a request (see ``ping_if_id
 file can disappear under a running server (deleted, moved, replaced by a restore): its open
 connections would go on writing into the unlinked file, answering 200 for moves that vanish
 at the next restart. So a ``Database`` remembers which file it opened (device and inode) and
-checks the path before every connection checkout, a single ``os.stat`` (and looks for the
-damage mark below, a failed ``open``).
+checks the path before every connection checkout, a single ``os.stat`` (and one more for the
+damage mark below).
 
 A SQLite file can also be damaged (a failing disk, a copy made wrong): SQLite then answers
 "database disk image is malformed" for the pages that are hit. That is no outage that passes,
@@ -233,7 +233,7 @@ class Database:
         """Why the SQLite file is damaged, when it is (its mark's text); else None."""
         if self._damage is not None:
             return self._damage
-        if self.mark is None:
+        if self.mark is None or not os.path.exists(self.mark):  # a stat: no exception made
             return None
         try:
             return self.mark.read_text(encoding="utf-8").strip() or "the database is damaged"
