@@ -38,7 +38,7 @@ from pathlib import Path
 from sqlalchemy.engine import URL, make_url
 
 from app.settings import exit_with, settings_or_exit
-from app.store.db import sqlite_file
+from app.store.db import damage_mark, sqlite_file
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -61,7 +61,8 @@ def sqlite_backup(source: Path, target: Path) -> int:
 
 
 def sqlite_restore(backup: Path, target: Path) -> int:
-    """Copy the backup into the database at ``target``, in place and in one step."""
+    """Copy the backup into the database at ``target``, in place and in one step; a mark
+    that the file was damaged (``app.store.db``) goes with what it marked."""
     with backup.open("rb") as file:
         if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
             exit_with(f"{backup} is not a SQLite backup")
@@ -72,6 +73,7 @@ def sqlite_restore(backup: Path, target: Path) -> int:
         games = live.execute("SELECT count(*) FROM games").fetchone()[0]
     saved.close()
     live.close()
+    damage_mark(target).unlink(missing_ok=True)
     return games
 
 

@@ -5,7 +5,10 @@ A JSON line has ``time`` (UTC, ISO 8601), ``level``, ``logger`` and ``message``,
 written while a request was answered, that request's ``request_id``, ``route`` (the route's
 template, never a game's id in the path), ``game_id``; the access line adds ``method``,
 ``path``, ``status``, ``duration_ms`` and ``client``. A traceback stays whole in the same
-line's ``traceback`` field, so a collector never splits one error into 75 lines.
+line's ``traceback`` field, so a collector never splits one error into 75 lines. A database
+error is one line with its kind (``first_line``: the app's handler); an unforeseen error keeps
+its traceback the first time of its kind in a minute, one line after that (``Tracebacks``),
+and is logged once (``mark_answered``: not again by the server).
 
 The request's fields come from a context variable that ``app.web.observe`` sets for each
 request; every log call made while answering it (on the event loop, or on a thread started
@@ -17,9 +20,11 @@ their owner: ``loggable_path`` takes it out of every path that is logged.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
+import time
 from collections.abc import MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -153,3 +158,53 @@ def first_line(exc: BaseException) -> str:
     text = str(reason).strip().splitlines()
     return f"{type(reason).__name__}: {text[0]}" if text else type(reason).__name__
 
+
+TRACEBACK_EVERY = 60.0
+"""Seconds between two tracebacks of one kind of unforeseen error; the others are one line."""
+KINDS_KEPT = 1000
+"""Kinds remembered at most (then forgotten all at once: a few tracebacks more, no more memory)."""
+
+
+class Tracebacks:
+    """Which unforeseen errors get their whole traceback in the log: the first of each kind
+    (its type, and the file and line that raised it) in each ``TRACEBACK_EVERY`` seconds. The
+    others are one line with their kind and message, so a bug hit by every request (or a
+    crowd) writes one traceback a minute, not one per request."""
+
+    def __init__(self, every: float = TRACEBACK_EVERY) -> None:
+        self.every = every
+        self.clock = time.monotonic
+        self.last: dict[tuple[str, str, int], float] = {}
+
+    @staticmethod
+    def kind(exc: BaseException) -> tuple[str, str, int]:
+        frame = exc.__traceback__
+        while frame is not None and frame.tb_next is not None:
+            frame = frame.tb_next
+        where = (frame.tb_frame.f_code.co_filename, frame.tb_lineno) if frame else ("", 0)
+        return (f"{type(exc).__module__}.{type(exc).__qualname__}", *where)
+
+    def due(self, exc: BaseException) -> bool:
+        """Should ``exc``'s traceback be written now? (Counts it as written if so.)"""
+        key, now = self.kind(exc), self.clock()
+        last = self.last.get(key)
+        if last is not None and now - last < self.every:
+            return False
+        if len(self.last) >= KINDS_KEPT:
+            self.last.clear()
+        self.last[key] = now
+        return True
+
+
+ANSWERED = "_pyramid_answered"
+
+
+def mark_answered(exc: BaseException) -> None:
+    """``exc`` has been logged and answered (the 500 page): the server need not log it again."""
+    # An exception that takes no attribute is logged twice, as before.
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(exc, ANSWERED, True)
+
+
+def was_answered(exc: BaseException) -> bool:
+    return getattr(exc, ANSWERED, False) is True

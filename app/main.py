@@ -30,6 +30,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
+from app.store.db import DatabaseDamaged
 from app.web import (
     api,
     assets,
@@ -124,7 +125,9 @@ class HealthCheck:
     behind busy request threads it would report the app dead when it is only busy, so it
     takes no request thread, nor any thread at all: under a crowd each hop between threads
     waits for the GIL. Concurrent checks share one ping, so a hung database piles up nothing;
-    past the timeout the answer is 503 while that ping goes on.
+    past the timeout the answer is 503 while that ping goes on. A SQLite file found damaged is
+    a 503 too, ``{"status": "damaged", "detail": <the file, what SQLite said, what to do>}``,
+    until a backup is put back (``app.store.db``).
     """
 
     def __init__(self, database: Database) -> None:
@@ -141,6 +144,8 @@ class HealthCheck:
             await asyncio.wait_for(asyncio.shield(self.pending), HEALTH_TIMEOUT)
         except TimeoutError:
             return unavailable(f"the database did not answer within {HEALTH_TIMEOUT:g} s")
+        except DatabaseDamaged as exc:  # logged once, when it was found; the reason is here
+            return JSONResponse({"status": "damaged", "detail": str(exc)}, status_code=503)
         except Exception as exc:  # whatever the driver raises: report it, don't crash
             log.warning("Health check failed: %s", exc)
             return unavailable("the database is not answering")

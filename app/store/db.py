@@ -6,12 +6,21 @@ overnight is noticed and reconnected without failing a request (see ``ping_if_id
 file can disappear under a running server (deleted, moved, replaced by a restore): its open
 connections would go on writing into the unlinked file, answering 200 for moves that vanish
 at the next restart. So a ``Database`` remembers which file it opened (device and inode) and
-checks the path before every connection checkout, a single ``os.stat``.
+checks the path before every connection checkout, a single ``os.stat`` (and one more for the
+damage mark below).
+
+A SQLite file can also be damaged (a failing disk, a copy made wrong): SQLite then answers
+"database disk image is malformed" for the pages that are hit. That is no outage that passes,
+so the first such error marks the file damaged (``DAMAGE_MARK``, beside it, so that every
+process sees it): from then on ``/healthz`` answers 503 with the reason, and every connection
+is read-only (``PRAGMA query_only``), so what can still be read is served and nothing is
+written into a damaged file. Putting a backup back (``app.backup restore``) removes the mark.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import time
@@ -26,6 +35,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import InvalidatePoolError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+log = logging.getLogger("pyramid.store")
+
 POSTGRES_CONNECT_TIMEOUT = 10
 """Seconds: an unreachable server fails a request (503) instead of holding a worker thread
 for the operating system's TCP timeout of minutes."""
@@ -37,6 +48,24 @@ PING_AFTER_IDLE = 1.0
 
 class DatabaseUnavailable(SQLAlchemyError):
     """The database cannot be used right now (its file is gone or was replaced)."""
+
+
+class DatabaseDamaged(DatabaseUnavailable):
+    """The SQLite file is damaged: reads may go on, writes are refused until it is restored."""
+
+
+DAMAGE_MARK = "-damaged"
+"""Appended to a SQLite file's name: the file that says it is damaged, and why."""
+
+
+def damage_mark(path: Path) -> Path:
+    return path.with_name(path.name + DAMAGE_MARK)
+
+
+def is_damage(error: BaseException | None) -> bool:
+    """Does this driver error say that the file itself is damaged (not busy, full or gone)?"""
+    name = getattr(error, "sqlite_errorname", None) or ""
+    return name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB"
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -158,10 +187,13 @@ class Database:
         # The file this Database opened; None until it exists (a fresh database is created by
         # the first connection).
         self.identity = file_identity(self.file) if self.file else None
+        self.mark = damage_mark(self.file) if self.file else None
+        self._damage: str | None = None  # when the mark cannot be written (a read-only folder)
         if self.file is not None:
             event.listen(self.engine, "do_connect", self._before_connect)
             event.listen(self.engine, "connect", self._after_connect)
             event.listen(self.engine, "checkout", self._on_checkout)
+            event.listen(self.engine, "handle_error", self._on_error)
 
     def check_file(self) -> None:
         """Raise DatabaseUnavailable unless the SQLite file opened first is still at its path.
@@ -186,8 +218,43 @@ class Database:
         if self.identity is None and self.file is not None:
             self.identity = file_identity(self.file)
 
-    def _on_checkout(self, _dbapi_connection, _record, _proxy) -> None:
+    def _on_checkout(self, dbapi_connection, record, _proxy) -> None:
         self.check_file()
+        read_only = self.damage() is not None
+        if record.info.get("query_only", False) != read_only:
+            dbapi_connection.execute(f"PRAGMA query_only = {int(read_only)}")
+            record.info["query_only"] = read_only
+
+    def _on_error(self, context) -> None:
+        if is_damage(context.original_exception):
+            self.note_damage(context.original_exception)
+
+    def damage(self) -> str | None:
+        """Why the SQLite file is damaged, when it is (its mark's text); else None."""
+        if self._damage is not None:
+            return self._damage
+        if self.mark is None or not os.path.exists(self.mark):  # a stat: no exception made
+            return None
+        try:
+            return self.mark.read_text(encoding="utf-8").strip() or "the database is damaged"
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"the database's damage mark {self.mark} cannot be read: {exc}"
+
+    def note_damage(self, error: BaseException) -> None:
+        """Mark the file damaged (once), and tell the operator what to do."""
+        if self.mark is None or self.damage() is not None:
+            return
+        why = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        reason = (f"the database file {self.file} is damaged ({why}): writes are refused "
+                  f"until a backup is put back (python -m app.backup restore FILE, which "
+                  f"removes {self.mark}), or the file is repaired and {self.mark} deleted")
+        try:
+            self.mark.write_text(reason + "\n", encoding="utf-8")
+        except OSError:
+            self._damage = reason
+        log.critical("%s", reason[0].upper() + reason[1:])
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -196,7 +263,8 @@ class Database:
             yield session
 
     async def ping(self) -> None:
-        """Run ``SELECT 1`` on the event loop; raises when the database cannot answer.
+        """Run ``SELECT 1`` on the event loop; raises when the database cannot answer, and
+        DatabaseDamaged when its file is marked damaged.
 
         /healthz calls this. Under a crowd every step that needs the GIL waits behind the
         request threads, so the ping takes as few as it can: no pool (a checkout, its events
@@ -207,6 +275,8 @@ class Database:
         own (the caller bounds the wait). A connection that fails is replaced once.
         """
         self.check_file()
+        if (damage := self.damage()) is not None:
+            raise DatabaseDamaged(damage)
         dbapi = self.engine.dialect.loaded_dbapi
         for attempt in (1, 2):
             try:
@@ -215,8 +285,11 @@ class Database:
                 else:
                     await self._ping_postgres()
                 return
-            except dbapi.Error:
+            except dbapi.Error as exc:
                 self.close_pinger()
+                if is_damage(exc):
+                    self.note_damage(exc)
+                    raise DatabaseDamaged(self.damage() or str(exc)) from exc
                 if attempt == 2:
                     raise
 

@@ -39,6 +39,7 @@ __all__ = [
     "elapsed_seconds",
     "game_by_input",
     "get_game",
+    "hold_games_in_progress",
     "latest_unfinished",
     "load",
     "load_game",
@@ -301,6 +302,27 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
     except StaleDataError:
         raise GameConflict("This game was changed elsewhere: try again.") from None
     return True
+
+
+def hold_games_in_progress(session: Session, player_id: str) -> None:
+    """Hold the player's games in progress until the transaction ends, and read them afresh:
+    what a start reads about them (which to abandon, which to reuse) then stays true until it
+    commits, so no move from another tab or process can land in between (issue 34: eight tabs
+    starting and moving at once made every one of a start's attempts a conflict).
+
+    SQLite: its one write lock, taken now (a write that changes nothing) rather than at the
+    first real write, after the reads. PostgreSQL: the player's lock (``lock_player_results``),
+    then each game in progress locked by ``FOR UPDATE``; a move waits for the start and then
+    finds the game as the start left it."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(text("UPDATE games SET version = version WHERE 0"))
+    else:
+        lock_player_results(session, player_id)
+    # Rows the session read before (the question "abandon it?" read the game in progress)
+    # are read again: a version from before the lock would fail as a conflict.
+    session.scalars(select(GameRecord).where(
+        GameRecord.player_id == player_id, GameRecord.status == GameStatus.PLAYING)
+        .with_for_update().execution_options(populate_existing=True)).all()
 
 
 def abandon_in_progress(session: Session, player_id: str, keep: str | None = None,

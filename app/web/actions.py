@@ -36,6 +36,7 @@ from app.store import (
     count_hint,
     create_game,
     game_by_input,
+    hold_games_in_progress,
     latest_unfinished,
     load,
     save_position,
@@ -45,7 +46,9 @@ from app.web.i18n import _l
 from app.web.i18n import gettext as _
 
 ATTEMPTS = 3
-"""Starting a game retries when a move in another tab races the abandoning of the old game."""
+"""Starting a game holds the player's games in progress first (``hold_games_in_progress``), so
+a move in another tab cannot race the abandoning of the old game; should a start conflict all
+the same, it is tried again this many times in all, then refused (``StartConflict``)."""
 
 
 OWN_EARLIER_INPUT = _l("Your earlier input reached the game first: this is where it stands "
@@ -59,6 +62,15 @@ class VersionMismatch(GameConflict):
     def __init__(self, message: str | None = None) -> None:
         super().__init__(message or _("This game changed in another tab or window: this is "
                                       "where it stands now."))
+
+
+class StartConflict(GameConflict):
+    """A game could not be started: the player's games kept changing elsewhere meanwhile.
+    Nothing was started or abandoned; the handlers answer 409 with this sentence."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Your games changed in another tab or window while this one was "
+                           "starting, so no game was started. Please try again."))
 
 
 def random_deal_number(settings: Settings) -> int:
@@ -196,13 +208,15 @@ def started_by(session: Session, player_id: str, input_id: str) -> LoadedGame | 
     return load(session, record.id) if record is not None else None
 
 
-def _committed_start(session: Session,
+def _committed_start(session: Session, player_id: str,
                      make: Callable[[], tuple[GameRecord, int, bool]]) -> GameRecord:
     """Run ``make`` (which abandons what the player leaves and returns the game to play, how
-    many it abandoned, and whether the game is a new one) and commit; on a race with a move
-    elsewhere, roll back and try again with fresh rows."""
+    many it abandoned, and whether the game is a new one) on the player's games in progress
+    held (``hold_games_in_progress``), and commit; on a conflict all the same, roll back and
+    try again with fresh rows, and after ``ATTEMPTS`` raise StartConflict (nothing done)."""
     for attempt in range(ATTEMPTS):
         try:
+            hold_games_in_progress(session, player_id)
             record, abandoned, created = make()
             session.commit()
             if created:
@@ -214,7 +228,7 @@ def _committed_start(session: Session,
         except GameConflict:
             session.rollback()
             if attempt == ATTEMPTS - 1:
-                raise
+                raise StartConflict() from None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -228,7 +242,7 @@ def start(session: Session, player_id: str, deal: Deal, variant: Variant, *,
         return create_game(session, player_id, deal, variant.goal, variant.passes,
                            daily=daily, winnable_only=winnable_only, rated=rated), abandoned, True
 
-    return _committed_start(session, make)
+    return _committed_start(session, player_id, make)
 
 
 def restart(session: Session, loaded: LoadedGame, player_id: str, today: date) -> GameRecord:
@@ -260,7 +274,7 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
                                                        moves))
         return record, abandoned, True
 
-    return _committed_start(session, make)
+    return _committed_start(session, player_id, make)
 
 
 class AlreadyStarted(RuntimeError):
@@ -305,7 +319,7 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
         return record, abandoned, created
 
     try:
-        record = _committed_start(session, make)
+        record = _committed_start(session, player_id, make)
     except IntegrityError:
         session.rollback()
         raise AlreadyStarted(input_id) from None
@@ -341,7 +355,7 @@ def reusable_start(session: Session, player_id: str, deal: Deal, variant: Varian
                            daily=daily, winnable_only=winnable_only, challenge=challenge,
                            late_daily=late_daily), abandoned, True
 
-    return _committed_start(session, make)
+    return _committed_start(session, player_id, make)
 
 
 def is_fresh_game_of(record: GameRecord, deal: Deal, variant: Variant) -> bool:

@@ -265,7 +265,10 @@ def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
                         headers={"ETag": etag(loaded)})
 
 
-@router.post("/games", status_code=201, response_model=GameState, name="api_create")
+@router.post("/games", status_code=201, response_model=GameState, name="api_create",
+             responses={409: {"model": Problem, "description": "The player's games kept "
+                              "changing in another tab meanwhile: nothing was started; try "
+                              "again"}})
 async def create(body: NewGame, request: Request, response: Response, session: SessionDep,
                  settings: SettingsDep, player_id: PlayerDep) -> GameState:
     """Start a game for the caller's player cookie (one is issued if the caller has none).

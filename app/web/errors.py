@@ -146,6 +146,32 @@ WITH_A_BODY = {
 }
 
 
+LOCAL_DEFINITION = "#/$defs/"
+"""How a pydantic schema given whole to a route (``openapi_extra``) points to its own parts: a
+place inside that schema, which nothing resolves once it sits deep in the OpenAPI document."""
+
+
+def hoist_definitions(node: Any, components: dict[str, Any]) -> None:
+    """Move every ``$defs`` found in ``node`` into the schema's components, and point its
+    ``$ref``s there, so every ``$ref`` of the document resolves (the moves body's ``Op`` was
+    ``#/$defs/Op``, which no client could find)."""
+    if isinstance(node, list):
+        for item in node:
+            hoist_definitions(item, components)
+        return
+    if not isinstance(node, dict):
+        return
+    for name, definition in node.pop("$defs", {}).items():
+        hoist_definitions(definition, components)
+        if components.setdefault(name, definition) != definition:
+            raise ValueError(f"two different schemas are named {name}")
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(LOCAL_DEFINITION):
+        node["$ref"] = "#/components/schemas/" + ref.removeprefix(LOCAL_DEFINITION)
+    for value in node.values():
+        hoist_definitions(value, components)
+
+
 def document(app: FastAPI) -> None:
     """Build the schema with one ``Problem`` shape for every error, and the statuses that every
     operation can answer (an invalid request, a database outage; a body too large or not
@@ -178,6 +204,7 @@ def document(app: FastAPI) -> None:
                         answer.setdefault("description", "Error")
         for unused in ("HTTPValidationError", "ValidationError"):
             components.pop(unused, None)
+        hoist_definitions(schema, components)
         app.openapi_schema = schema
         return schema
 

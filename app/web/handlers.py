@@ -14,7 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.logs import first_line, loggable_path
+from app.logs import Tracebacks, first_line, loggable_path, mark_answered
+from app.store import GameConflict
 from app.web import metrics
 from app.web.errors import (
     BODY_NOT_JSON,
@@ -28,7 +29,7 @@ from app.web.errors import (
 )
 from app.web.i18n import _l
 from app.web.i18n import gettext as _
-from app.web.refusals import VALUE_ERROR, problem_sentence
+from app.web.refusals import VALUE_ERROR, problem_sentence, refusal_sentence
 from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
@@ -110,13 +111,35 @@ def install(app: FastAPI) -> None:
         message = _("The request was not understood (%(problems)s).", problems=summary)
         return error_page(request, 400, _(TITLES[400]), message)
 
+    @app.exception_handler(GameConflict)
+    async def _conflict(request: Request, exc: GameConflict) -> Response:
+        """A write that lost a race with another tab and that its route did not answer itself
+        (a start that kept conflicting, ``actions.StartConflict``): 409 with its sentence, in
+        the request's language, so the caller can try again; nothing was done."""
+        message = refusal_sentence(str(exc))
+        if is_api(request):
+            return problem(409, message)
+        return error_page(request, 409, _(TITLES[409]), message, link=("/", _("Home page")))
+
     async def _database_unavailable(request: Request, exc: Exception) -> Response:
         """An outage is the database's state, not a bug here: one line per request with the
         error's first line (a disk-full spell once wrote a 75-line traceback per 503),
-        counted by kind in the metrics."""
+        counted by kind in the metrics. A damaged SQLite file is no outage that passes: its
+        answer says so, with no Retry-After (``app.store.db``; /healthz gives the reason)."""
+        metrics.db_errors.labels(type(exc).__name__).inc()
+        if request.app.state.db.damage() is not None:
+            log.error("Database damaged, refused %s %s: %s", request.method,
+                      loggable_path(request.url.path), first_line(exc))
+            if is_api(request):
+                return problem(503, _("The database is damaged, so the request was not "
+                                      "completed. Trying again will not help until the "
+                                      "site's operator repairs it."))
+            return error_page(request, 503, _(TITLES[503]), _(
+                "The games' database is damaged, so nothing could be loaded or saved. "
+                "Nothing you did caused it, and trying again will not help until the site's "
+                "operator repairs it."))
         log.error("Database unavailable on %s %s: %s", request.method,
                   loggable_path(request.url.path), first_line(exc))
-        metrics.db_errors.labels(type(exc).__name__).inc()
         if is_api(request):
             return problem(503, _("The database is unavailable, so the request was not "
                                   "completed. Please try again shortly."), headers=RETRY_SOON)
@@ -126,11 +149,22 @@ def install(app: FastAPI) -> None:
     for kind in DATABASE_ERRORS:
         app.add_exception_handler(kind, _database_unavailable)
 
+    tracebacks = app.state.tracebacks = Tracebacks()
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
-        """Anything unforeseen: logged in full here, a short apology to the caller."""
-        log.error("Unhandled error on %s %s", request.method, loggable_path(request.url.path),
-                  exc_info=exc)
+        """Anything unforeseen: logged here, with its traceback the first time of its kind in a
+        minute (``Tracebacks``) and in one line with its kind otherwise; a short apology to the
+        caller. Starlette raises the error again once this is sent, for the server to log:
+        marked answered, ``app.web.observe`` ends it there, so it is logged once and the
+        connection is kept (uvicorn logged every traceback a second time, and closed it)."""
+        path = loggable_path(request.url.path)
+        if tracebacks.due(exc):
+            log.error("Unhandled error on %s %s", request.method, path, exc_info=exc)
+        else:
+            log.error("Unhandled error on %s %s: %s (its traceback was logged less than a "
+                      "minute ago)", request.method, path, first_line(exc))
+        mark_answered(exc)
         if is_api(request):
             return problem(500, _("Internal server error: the request was not completed. "
                                   "Please try again."))

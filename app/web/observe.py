@@ -10,6 +10,9 @@ it sees every answer, the guards' refusals and Starlette's own 500 page included
 - **Metrics.** The duration, by route template, method and status class; requests in flight.
 - **An access line** (logger ``pyramid.access``): method, path (a device link's secret taken
   out), route, status, duration, client, game id.
+- **An error answered once.** Starlette raises an unforeseen error again after its 500 page,
+  for the server to log; the app's handler has logged it already (``app.web.handlers``), so
+  it ends here once the page is sent whole, and the connection is kept.
 
 Its cost is a few microseconds a request (measured with bench/load.py: docs/deploy.md).
 """
@@ -26,7 +29,7 @@ from typing import Any
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.logs import CURRENT, RequestFields, loggable_path
+from app.logs import CURRENT, RequestFields, loggable_path, was_answered
 from app.web import metrics
 
 access = logging.getLogger("pyramid.access")
@@ -83,17 +86,25 @@ class Observe:
         header = (b"x-request-id", request_id.encode("ascii"))
         token = CURRENT.set(RequestFields(request_id, scope))
         status = 500  # what the client gets if the app ends without answering
+        sent = False  # the whole answer
 
         async def stamped(message: Message) -> None:
-            nonlocal status
+            nonlocal status, sent
             if message["type"] == "http.response.start":
                 status = message["status"]
                 message["headers"] = [*message.get("headers", ()), header]
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                sent = True
             await send(message)
 
         metrics.requests_in_flight.inc()
         try:
             await self.app(scope, receive, stamped)
+        except Exception as exc:
+            # An error the app has logged and answered whole (its 500 page) ends here: raised
+            # on, the server would log it again and close the connection.
+            if not (sent and was_answered(exc)):
+                raise
         finally:
             metrics.requests_in_flight.dec()
             seconds = time.perf_counter() - began
