@@ -4,6 +4,7 @@ The store speaks in engine terms (Deal, Goal, Move) at its edges, so the web lay
 SQL and the engine never learns about the database.
 """
 
+from .clock import elapsed_seconds, pause_game, resume_game
 from .days import DayResult, days_won, month_results
 from .db import Database
 from .devices import LinkSeen, live_links, make_link, read_link, revoke, use_link
@@ -16,7 +17,6 @@ from .games import (
     count_hint,
     create_game,
     deal_of,
-    elapsed_seconds,
     game_by_input,
     get_game,
     hold_games_in_progress,
@@ -25,10 +25,8 @@ from .games import (
     load_game,
     mark_abandoned,
     moves_of,
-    pause_game,
     preview,
     reload,
-    resume_game,
     save_position,
     set_game_par,
     won_daily,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.engine import Deal, Game, GameStatus, Goal, game_over
 
+from .clock import elapsed_seconds, paused_for
 from .models import GameRecord, utcnow
 from .places import ResultPlaces, record_result
 from .positions import deal_of, load_game, moves_of, positions
@@ -36,7 +37,6 @@ __all__ = [
     "count_hint",
     "create_game",
     "deal_of",
-    "elapsed_seconds",
     "game_by_input",
     "get_game",
     "hold_games_in_progress",
@@ -70,11 +70,6 @@ def new_challenge_key() -> str:
     """What a game's challenge link carries: random, so the link names no game and cannot be
     guessed (128 bits)."""
     return secrets.token_urlsafe(16)
-
-
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes; everything stored is UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _end(record: GameRecord, game: Game, status: GameStatus, now: datetime) -> None:
@@ -340,64 +335,6 @@ def abandon_in_progress(session: Session, player_id: str, keep: str | None = Non
         query = query.where(GameRecord.id != keep)
     records = list(session.scalars(query))
     return sum(mark_abandoned(session, record, now) for record in records)
-
-
-def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
-    """Time from the first move to the end (or to now while the game goes on), less the time
-    it was paused; 0 before the first move, so the clock starts when play does, not when the
-    page loads."""
-    if record.seconds is not None:
-        return record.seconds
-    if record.started_at is None:
-        return 0
-    end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
-    if record.paused_at is not None:
-        end = min(end, as_utc(record.paused_at))  # the clock stopped there
-    played = (end - as_utc(record.started_at)).total_seconds() - (record.paused_seconds or 0)
-    return max(0, int(played))
-
-
-def pause_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
-    """Stop the clock of a game in progress that has started; returns whether it stopped
-    now. A plain UPDATE, not through the version counter: a pause changes no position, so
-    it must not make another tab's next move look stale."""
-    if (record.status != GameStatus.PLAYING or record.started_at is None
-            or record.paused_at is not None):
-        return False
-    now = now or utcnow()
-    done = session.execute(
-        update(GameRecord).where(GameRecord.id == record.id,
-                                 GameRecord.status == GameStatus.PLAYING.value,
-                                 GameRecord.paused_at.is_(None))
-        .values(paused_at=now).execution_options(synchronize_session=False))
-    if done.rowcount:
-        set_committed_value(record, "paused_at", now)
-    return bool(done.rowcount)
-
-
-def paused_for(record: GameRecord, now: datetime) -> int:
-    """Whole seconds of the pause going on (0 when not paused)."""
-    if record.paused_at is None:
-        return 0
-    return max(0, int((now - as_utc(record.paused_at)).total_seconds()))
-
-
-def resume_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
-    """Start a paused game's clock again; returns whether it was paused. Only the pause that
-    was read is ended (a pause and a resume from two tabs at once cannot both count)."""
-    if record.paused_at is None:
-        return False
-    now = now or utcnow()
-    total = (record.paused_seconds or 0) + paused_for(record, now)
-    done = session.execute(
-        update(GameRecord).where(GameRecord.id == record.id,
-                                 GameRecord.paused_at == record.paused_at)
-        .values(paused_at=None, paused_seconds=total)
-        .execution_options(synchronize_session=False))
-    if done.rowcount:
-        set_committed_value(record, "paused_at", None)
-        set_committed_value(record, "paused_seconds", total)
-    return bool(done.rowcount)
 
 
 def count_hint(session: Session, record: GameRecord) -> None:

@@ -1,0 +1,82 @@
+"""A game's clock: the time from its first move to its end, less its pauses.
+
+The clock starts with play, not with the page; a pause stops it (from any tab, for every
+tab), and what is stored (``seconds``, once the game ends) is what every view shows.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from app.engine import GameStatus
+
+from .models import GameRecord, utcnow
+
+__all__ = ["as_utc", "elapsed_seconds", "pause_game", "paused_for", "resume_game"]
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything stored is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
+    """Time from the first move to the end (or to now while the game goes on), less the time
+    it was paused; 0 before the first move, so the clock starts when play does, not when the
+    page loads."""
+    if record.seconds is not None:
+        return record.seconds
+    if record.started_at is None:
+        return 0
+    end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
+    if record.paused_at is not None:
+        end = min(end, as_utc(record.paused_at))  # the clock stopped there
+    played = (end - as_utc(record.started_at)).total_seconds() - (record.paused_seconds or 0)
+    return max(0, int(played))
+
+
+def pause_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Stop the clock of a game in progress that has started; returns whether it stopped
+    now. A plain UPDATE, not through the version counter: a pause changes no position, so
+    it must not make another tab's next move look stale."""
+    if (record.status != GameStatus.PLAYING or record.started_at is None
+            or record.paused_at is not None):
+        return False
+    now = now or utcnow()
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.status == GameStatus.PLAYING.value,
+                                 GameRecord.paused_at.is_(None))
+        .values(paused_at=now).execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", now)
+    return bool(done.rowcount)
+
+
+def paused_for(record: GameRecord, now: datetime) -> int:
+    """Whole seconds of the pause going on (0 when not paused)."""
+    if record.paused_at is None:
+        return 0
+    return max(0, int((now - as_utc(record.paused_at)).total_seconds()))
+
+
+def resume_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
+    """Start a paused game's clock again; returns whether it was paused. Only the pause that
+    was read is ended (a pause and a resume from two tabs at once cannot both count)."""
+    if record.paused_at is None:
+        return False
+    now = now or utcnow()
+    total = (record.paused_seconds or 0) + paused_for(record, now)
+    done = session.execute(
+        update(GameRecord).where(GameRecord.id == record.id,
+                                 GameRecord.paused_at == record.paused_at)
+        .values(paused_at=None, paused_seconds=total)
+        .execution_options(synchronize_session=False))
+    if done.rowcount:
+        set_committed_value(record, "paused_at", None)
+        set_committed_value(record, "paused_seconds", total)
+    return bool(done.rowcount)
