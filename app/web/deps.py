@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 
 from app.settings import Settings
 from app.store import LoadedGame, load
-from app.web.errors import PageError, is_api
+from app.web.errors import PageError
 from app.web.i18n import gettext as _
+from app.web.scope import is_api
 from app.web.threads import in_thread, release_threads
 
 
@@ -72,7 +73,7 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
     """The game ``game_id``, or 404 (the API's Problem, or a page)."""
     loaded = load(session, game_id)
     if loaded is None:
-        if is_api(request):
+        if is_api(request.scope):
             # TRANSLATORS: the JSON API's answer; %(game)s is the game's id as asked, in quotes.
             raise HTTPException(404, _("no game %(game)s", game=repr(game_id)))
         raise PageError(404, _("No such game"),
@@ -98,7 +99,7 @@ GameDep = Annotated[LoadedGame, Depends(loaded_game_dependency)]
 def owned_game(request: Request, loaded: LoadedGame, player_id: str) -> LoadedGame:
     """``loaded``, when it is the caller's game; else 403."""
     if loaded.record.player_id != player_id:
-        if is_api(request):
+        if is_api(request.scope):
             raise HTTPException(403, _("this game belongs to another player"))
         raise PageError(403, _("Not your game"),
                         _("This game belongs to another player. You can play the same deal "

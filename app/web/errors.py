@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
@@ -88,10 +88,6 @@ class PageError(Exception):
         self.message = message
         self.link = link  # (href, text): the most useful next step, shown first
         self.headers = headers
-
-
-def is_api(request: Request) -> bool:
-    return request.url.path.startswith("/api/")
 
 
 CLEARER = {

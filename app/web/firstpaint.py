@@ -28,12 +28,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.store import PageFacts, page_facts
 from app.web import i18n
 from app.web.preferences import Preferences
+from app.web.scope import API_PREFIX, route_path
 from app.web.threads import in_thread
 
 log = logging.getLogger("pyramid.web")
 
 STATE_KEY = "page_preferences"
-NOT_PAGES = ("/static/", "/api/", "/healthz", "/docs", "/openapi.json")
+NOT_PAGES = ("/static/", API_PREFIX, "/healthz", "/docs", "/openapi.json")
 """Paths whose GETs are never a page drawn from base.html."""
 
 
@@ -67,7 +68,7 @@ def is_page_request(scope: Scope) -> bool:
     comes with it (``app.web.i18n.HEADER``)."""
     if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD", "POST"):
         return False
-    if scope["path"].startswith(NOT_PAGES):
+    if route_path(scope).startswith(NOT_PAGES):
         return False
     headers = Headers(scope=scope)
     if "hx-request" in headers:

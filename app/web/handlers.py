@@ -23,13 +23,13 @@ from app.web.errors import (
     MESSAGES,
     TITLES,
     PageError,
-    is_api,
     problem,
     problems,
 )
 from app.web.i18n import _l
 from app.web.i18n import gettext as _
 from app.web.refusals import VALUE_ERROR, problem_sentence, refusal_sentence
+from app.web.scope import is_api
 from app.web.templating import templates
 
 log = logging.getLogger("pyramid.web")
@@ -72,7 +72,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         headers = dict(exc.headers) if exc.headers else None
-        if is_api(request):
+        if is_api(request.scope):
             detail = exc.detail if isinstance(exc.detail, str) else _("Request refused.")
             if exc.status_code == 400 and detail == BODY_NOT_JSON:
                 return problem(422, _("The body is not valid JSON."),
@@ -94,7 +94,7 @@ def install(app: FastAPI) -> None:
         summary = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'][1:])}: {problem_sentence(err['msg'])}"
             for err in found)
-        if is_api(request):
+        if is_api(request.scope):
             # TRANSLATORS: %(problems)s lists each invalid field as "field: problem".
             return problem(422, _("The request is not valid: %(problems)s.", problems=summary),
                            found)
@@ -117,7 +117,7 @@ def install(app: FastAPI) -> None:
         (a start that kept conflicting, ``actions.StartConflict``): 409 with its sentence, in
         the request's language, so the caller can try again; nothing was done."""
         message = refusal_sentence(str(exc))
-        if is_api(request):
+        if is_api(request.scope):
             return problem(409, message)
         return error_page(request, 409, _(TITLES[409]), message, link=("/", _("Home page")))
 
@@ -130,7 +130,7 @@ def install(app: FastAPI) -> None:
         if request.app.state.db.damage() is not None:
             log.error("Database damaged, refused %s %s: %s", request.method,
                       loggable_path(request.url.path), first_line(exc))
-            if is_api(request):
+            if is_api(request.scope):
                 return problem(503, _("The database is damaged, so the request was not "
                                       "completed. Trying again will not help until the "
                                       "site's operator repairs it."))
@@ -140,7 +140,7 @@ def install(app: FastAPI) -> None:
                 "operator repairs it."))
         log.error("Database unavailable on %s %s: %s", request.method,
                   loggable_path(request.url.path), first_line(exc))
-        if is_api(request):
+        if is_api(request.scope):
             return problem(503, _("The database is unavailable, so the request was not "
                                   "completed. Please try again shortly."), headers=RETRY_SOON)
         return error_page(request, 503, _(TITLES[503]), _(MESSAGES[503]),
@@ -165,7 +165,7 @@ def install(app: FastAPI) -> None:
             log.error("Unhandled error on %s %s: %s (its traceback was logged less than a "
                       "minute ago)", request.method, path, first_line(exc))
         mark_answered(exc)
-        if is_api(request):
+        if is_api(request.scope):
             return problem(500, _("Internal server error: the request was not completed. "
                                   "Please try again."))
         return error_page(request, 500, _(TITLES[500]), _(MESSAGES[500]))

@@ -23,10 +23,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
-from app.web.security import route_path
+from app.web.scope import STATE_CHANGING, route_path
 
 SALT = "pyramid.player-id"
-STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FIRST_COOKIE_WRITES = frozenset({("POST", "/api/games")})
 """Writes that may hand out a first cookie (when they succeed)."""
 

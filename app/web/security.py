@@ -56,10 +56,10 @@ from app.web import i18n
 from app.web.i18n import gettext as _
 from app.web.i18n import ngettext
 from app.web.numbers import format_number
+from app.web.scope import STATE_CHANGING, is_api, route_path
 
 log = logging.getLogger("pyramid.web")
 
-STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 BY_ADDRESS = frozenset({"/healthz", "/metrics"})
 """Paths reached by an address rather than the public name: any Host is accepted."""
@@ -82,22 +82,12 @@ def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
 
 
 # --- refusals -------------------------------------------------------------------------------
-def route_path(scope: Scope) -> str:
-    path: str = scope.get("path", "")
-    root = scope.get("root_path", "")
-    return path[len(root):] if root and path.startswith(root) else path
-
-
-def is_api_path(scope: Scope) -> bool:
-    return route_path(scope).startswith("/api/")
-
-
 async def refuse(scope: Scope, send: Send, status: int, title: str, message: str) -> None:
     """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
     short page (no template: the app, and its error page, never ran). ``title`` and
     ``message`` are in the request's language (``LanguageMiddleware`` is outside the guards),
     and so is the page."""
-    if is_api_path(scope):
+    if is_api(scope):
         body = json.dumps({"detail": message, "errors": []}).encode()
         content_type = b"application/json"
     else:
@@ -355,7 +345,7 @@ class JsonBodies:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and is_api_path(scope):
+        if scope["type"] == "http" and is_api(scope):
             headers = Headers(scope=scope)
             has_body = (headers.get("content-length", "0").strip() != "0"
                         or "transfer-encoding" in headers)
