@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 from starlette.routing import Route
 
@@ -29,3 +31,20 @@ def test_paths_come_from_the_routes_with_their_query(app):
     assert deal_path(request, 617, Variant("wholedeck", 2)) == (
         "/deal/617?goal=wholedeck&passes=2")
     assert deal_path(request, None, Variant("standard", 3)) is None
+
+
+ROOT = Path(__file__).resolve().parents[2]
+WRITTEN_PATH = re.compile(r'''(?:href|action|hx-get|hx-post|src)="/|[\w-]+=["']/[a-z]''')
+TRANSLATED = re.compile(r"{%-?\s*trans\b.*?{%-?\s*endtrans\s*-?%}", re.S)
+
+
+def test_templates_write_no_path_by_hand():
+    """Every address in a template comes from ``path_for`` (or ``asset``): a path written by
+    hand stays behind when a route moves. A link inside a translated sentence stays in the
+    sentence, as its translations have it."""
+    found = []
+    for path in sorted((ROOT / "templates").glob("*.html")):
+        text = TRANSLATED.sub("", path.read_text())
+        found += [f"{path.name}: {match.group(0)}" for match in WRITTEN_PATH.finditer(text)]
+    assert found == []
+
