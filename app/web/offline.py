@@ -98,8 +98,10 @@ def offline_shell(request: Request, player_id: PlayerDep) -> Response:
     shown = preview(player_id, Deal.from_number(SHELL_DEAL), "standard", 3)
     shell = {"routes": {
         "home": path_for(request, "home"),
+        "board": path_for(request, "board", game_id="GAME"),
         "deal_link": path_for(request, "deal_link", number="NUMBER"),
         "deal_play": path_for(request, "deal_play", number="NUMBER"),
+        "daily": path_for(request, "daily"),
         "daily_play": path_for(request, "daily_play")},
         "random_deal_max": request.app.state.settings.random_deal_max}
     urls = BoardUrls(play=path_for(request, "deal_play", number=SHELL_DEAL),

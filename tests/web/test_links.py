@@ -48,3 +48,17 @@ def test_templates_write_no_path_by_hand():
         found += [f"{path.name}: {match.group(0)}" for match in WRITTEN_PATH.finditer(text)]
     assert found == []
 
+
+def test_the_board_script_writes_no_address():
+    """The board's script goes where the page says (its data, #board's data-*-url): no route
+    of the app is written in it."""
+    routes = re.compile(r'''["'`]/(?:games|deal|daily|stats|settings|api|link|learn|offline)\b''')
+    found = [f"{path.name}: {line.strip()}"
+             for path in sorted((ROOT / "static" / "js" / "board").glob("*.js"))
+             for line in path.read_text().splitlines() if routes.search(line)]
+    assert found == []
+
+
+def test_the_board_page_says_where_a_game_is(client):
+    html = client.get("/deal/617").text
+    assert 'data-home-url="/"' in html and 'data-board-url="/games/GAME"' in html

@@ -5,7 +5,11 @@
  * Hooks others test by: #board[data-status] with data-game (the server's id once it has one)
  * and data-moves (moves shown, the steps not yet confirmed included); <html data-inputs="N">
  * (steps the server has not confirmed: 0 when it holds the game as shown); [data-offline]
- * visible while the server can't be reached; window.pyramidBoard (the controller). */
+ * visible while the server can't be reached; window.pyramidBoard (the controller).
+ *
+ * Every address it goes to is the page's (drawn by the server with path_for): the game's own
+ * in its data (`urls`), the shell's routes in its data, and on #board data-home-url and
+ * data-board-url (a board's address with GAME where the game's id goes). */
 
 import { Variant } from "../engine/index.js";
 import { Board } from "./controller.js";
@@ -63,7 +67,8 @@ async function askToLeave(record) {
     saved.update(left, (kept) => { kept.left = true; });
     return true;
   }
-  window.location.assign(left.id ? left.urls.board || `/games/${left.id}` : left.page);
+  const boardUrl = (id) => document.getElementById("board").dataset.boardUrl.replace("GAME", id);
+  window.location.assign(left.id ? left.urls.board || boardUrl(left.id) : left.page);
   return false;
 }
 
@@ -75,7 +80,8 @@ async function boot() {
   if (data) {
     found = fromPage(data);
   } else {
-    const shell = json("shell-data") || { routes: { home: "/" }, random_deal_max: 1e9 };
+    const shell = json("shell-data")
+      || { routes: { home: root.dataset.homeUrl, board: root.dataset.boardUrl }, random_deal_max: 1e9 };
     found = fromAddress(shell);
     if (found.missing) { notHere(found.missing, shell.routes.home); return; }
     if (found.record.leaves && !found.record.steps.length && inProgress(found.record.key)) {

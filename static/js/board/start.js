@@ -100,6 +100,15 @@ export function begun(deal, goal, passes, { startUrl, daily = null, page = here(
   };
 }
 
+/** What stands for `placeholder` in the route `pattern` (as the page writes it: /deal/NUMBER)
+ * at the start of `path`, when it has the `shape` (a RegExp); else undefined. */
+function placed(path, pattern, placeholder, shape) {
+  if (!pattern) return undefined;
+  const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const [before, after] = pattern.split(placeholder).map(literal);
+  return path.match(new RegExp(`^${before}(${shape.source})${after}`))?.[1];
+}
+
 /** With no network: what the address asks for, from what this device has. `shell` is the
  * shell page's data (the routes, the largest random deal number). */
 export function fromAddress(shell) {
@@ -107,12 +116,12 @@ export function fromAddress(shell) {
   const query = new URLSearchParams(window.location.search);
   const goal = query.get("goal") || "standard";
   const passes = query.get("passes") || "3";
-  const game = path.match(/^\/games\/([A-Za-z0-9_-]+)/);
+  const game = placed(path, shell.routes.board, "GAME", /[A-Za-z0-9_-]+/);
   if (game) {
-    const kept = saved.byId(game[1]);
+    const kept = saved.byId(game);
     return kept ? { record: kept } : { missing: "not_on_device" };
   }
-  let number = path.match(/^\/deal\/(\d+)/)?.[1];
+  let number = placed(path, shell.routes.deal_link, "NUMBER", /\d+/);
   if (!number && query.get("new")) {
     number = String(1 + Math.floor(Math.random() * shell.random_deal_max));
     const winnable = query.get("winnable_only") && (saved.extra("pack")?.winnable || {})[`${goal}-${passes}`];
@@ -127,7 +136,7 @@ export function fromAddress(shell) {
       + `?goal=${encodeURIComponent(goal)}&passes=${encodeURIComponent(passes)}`;
     return { record: begun(Deal.fromNumber(BigInt(number)), goal, passes, { startUrl }) };
   }
-  if (path.startsWith("/daily")) {
+  if (shell.routes.daily && path.startsWith(shell.routes.daily)) {
     const day = new Date().toISOString().slice(0, 10);
     const deal = (saved.extra("pack")?.days || []).find((d) => d.date === day)?.deals?.[`${goal}-${passes}`];
     if (!deal) return { missing: "needs_network" };
