@@ -34,7 +34,7 @@ def test_a_request_is_asked_through_its_scope():
 
 
 def test_the_methods_that_change_state():
-    assert STATE_CHANGING == {"POST", "PUT", "PATCH", "DELETE"}
+    assert {"POST", "PUT", "PATCH", "DELETE"} == STATE_CHANGING
 
 
 def test_no_other_module_writes_these_rules_again():
