@@ -1,6 +1,6 @@
 """Deals: the 28 pyramid cards and the 24 stock cards, and PySolFC's deal numbers.
 
-Deal numbers follow PySolFC's "Pyramid" exactly (see DEALS.md in the README's links): the
+Deal numbers follow PySolFC's "Pyramid" exactly (docs/engine.md says how): the
 shuffle comes from ``pysol_cards``, PySolFC's own published generators, so deal N here is
 game N there, on every machine and Python version.
 """

@@ -10,7 +10,7 @@ instead of a move on a position it has not seen, so a retried or repeated reques
 most once. The version check on save catches the remaining race, two requests that both read
 the same version: one saves, the other gets ``GameConflict``.
 
-Counting (issue 4): starting a game by any door (new game, deal link, restart, the API)
+Counting (docs/statistics.md): starting a game by any door (new game, deal link, restart, the API)
 abandons the player's other games in progress that have moves; an ended game (won, lost or
 abandoned) takes no more moves and no undo, so its result is final the moment it is written.
 """

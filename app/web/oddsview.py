@@ -84,7 +84,7 @@ def _y(share: float) -> float:
 
 
 def row_sentence(row) -> str:
-    """One rule set's figures in a sentence (``app.coach.OddsRow``)."""
+    """One rule set's figures in a sentence (``app.odds.table.OddsRow``)."""
     low, high = row.interval
     values = {"rules": variant_title(Variant(row.goal, row.passes)),
               "wins": format_number(row.wins), "deals": format_number(row.decided),
@@ -247,7 +247,7 @@ def _lies(case: str, where: str, **values: str) -> str:
 
 
 def comparison_view(comparison) -> ComparisonView:
-    """A published figure against ours (``app.coach.Comparison``), with the finding written
+    """A published figure against ours (``app.odds.published.Comparison``), with the finding written
     from the numbers: whether theirs lies inside our interval, and by how much they differ."""
     published, ours = comparison.published, comparison.ours
     low, high = ours.interval

@@ -10,7 +10,8 @@ the previous answer) gets 408 and the connection is closed.
 It is uvicorn's own HTTP protocol (httptools, what ``uvicorn[standard]`` serves with) with a
 timer around the parts it already has. ``app.serve`` passes it to uvicorn, and any uvicorn
 command line can: ``uvicorn app.main:app --http app.web.protocol:HeadDeadlineProtocol``. A
-reverse proxy in front (``deploy/nginx.conf``) does the same with its ``client_header_timeout``.
+reverse proxy in front (``deploy/pyramid.conf.template``) does the same with its
+``client_header_timeout``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 ``/games/{id}/replay?step=N`` shows the position after N moves. Links do everything without
 JavaScript (a ``play=1`` page even advances itself with a <noscript> refresh); with it, htmx
-swaps only the stage and pyramid.js adds the play button's timer and the arrow keys.
+swaps only the stage (a playing replay asks for its next step itself, with a delayed ``load``
+trigger) and static/js/pyramid.js adds the arrow keys.
 
 Anyone with the link may watch, but only a game that has ended (won, lost or abandoned): a game
 in progress has no replay, so a replay never shows what its player has yet to see. The owner's

@@ -63,7 +63,7 @@ def test_golden_deals_match_pysolfc(vector: dict):
 
 
 def test_deal_1_begins_like_freecell_deal_1():
-    # Microsoft FreeCell #1 starts JD 2D 9H JC 5D 7H 7C 5H (DEALS.md).
+    # Microsoft FreeCell #1 starts JD 2D 9H JC 5D 7H 7C 5H.
     assert [c.name for c in Deal.from_number(1).pyramid[:8]] == cards("JD2D9HJC5D7H7C5H")
 
 

@@ -2,7 +2,7 @@
  * 99,999,999,999,999,999,999), the number as a person types it and as a link writes it, and
  * the shuffle that deals number N exactly as PySolFC (and so the server) deals it: below 32000
  * the FreeCell generator on FreeCell's card order, from 32000 on Python's Mersenne Twister;
- * dealt from the end of the shuffled pack (DEALS.md).
+ * dealt from the end of the shuffled pack (docs/engine.md).
  *
  * The range runs past what a JS number holds exactly (2**53), so deal numbers are BigInts
  * here; a number past 2**53 is refused rather than taken for a neighbouring deal. */
