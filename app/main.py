@@ -45,9 +45,9 @@ from app.web import (
     odds,
     offline,
     pages,
+    preferences_page,
     replay,
     results,
-    settings_page,
     stats,
 )
 from app.web.csrf import require_csrf
@@ -260,7 +260,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(results.router)
     app.include_router(clock.router)
     app.include_router(devices.router)
-    app.include_router(settings_page.router)
+    app.include_router(preferences_page.router)
     app.include_router(offline.router)
     errors.document(app)
 

@@ -1,4 +1,4 @@
-"""Screenshots of every theme, for docs/settings.md: the board and the Settings page.
+"""Screenshots of every theme, for docs/preferences.md: the board and the Settings page.
 
     .venv/bin/python bench/screenshots.py [--out docs/screenshots]
 

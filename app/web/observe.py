@@ -14,7 +14,8 @@ it sees every answer, the guards' refusals and Starlette's own 500 page included
   for the server to log; the app's handler has logged it already (``app.web.handlers``), so
   it ends here once the page is sent whole, and the connection is kept.
 
-Its cost is a few microseconds a request (measured with bench/load.py: docs/deploy.md).
+Its cost is a few microseconds a request (measured with bench/observe.py and bench/load.py:
+docs/load.md).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, i18n, notice, results, rulestext, settings_page, solving, starting
+from app.web import actions, i18n, notice, preferences_page, results, rulestext, solving, starting
 from app.web.boardinput import BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.csrf import require_csrf
@@ -68,7 +68,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 def render_home(request: Request, session, player_id: str, *, form: dict[str, str] | None = None,
                 error: str | None = None, status_code: int = 200) -> Response:
     winnable_only = wants_winnable_only(session, player_id)
-    difficulty = settings_page.current(request, session, player_id).difficulty
+    difficulty = preferences_page.current(request, session, player_id).difficulty
     context = {
         "continue_game": latest_unfinished(session, player_id),
         "form": form or {"goal": DEFAULT_VARIANT.goal.value,
@@ -101,7 +101,7 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
     difficulty; the form remembers both, and a form without a difficulty uses the last).
     Only winnable deals have a difficulty: choosing one other than "any" asks for a winnable
     deal of it, box ticked or not."""
-    chosen = settings_page.current(request, session, player_id)
+    chosen = preferences_page.current(request, session, player_id)
     form = {"goal": goal or DEFAULT_VARIANT.goal.value,
             "passes": passes or str(DEFAULT_VARIANT.passes),
             "deal": deal or "", "winnable_only": "1" if winnable_only else "",
@@ -127,7 +127,7 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
     only_winnable = wants_winnable and number is None
     remember_winnable_only(session, player_id, wants_winnable)
     if form["difficulty"] != chosen.difficulty:
-        settings_page.save(session, player_id,
+        preferences_page.save(session, player_id,
                            chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
     session.commit()
     if number is not None:

@@ -63,7 +63,7 @@ def test_a_form_refuses_every_value_not_offered_and_keeps_the_rest():
 
 
 # --- the page ---------------------------------------------------------------------------------
-def test_the_settings_page_answers_with_a_form(client):
+def test_the_preferences_page_answers_with_a_form(client):
     page = client.get("/settings")
     assert page.status_code == 200
     assert page.headers["cache-control"] == "no-store"

@@ -22,14 +22,23 @@ from app.web.player import PlayerCookie
 from .conftest import browser_like
 
 
-def slow_advice(running: list[int], peak: list[int], lock: threading.Lock, seconds=0.15):
-    """Stands in for a long search: it sleeps without the GIL, as the C search does."""
+def held_advice(gate: threading.Event, running: list[int], peak: list[int],
+                lock: threading.Lock, started: threading.Event | None = None,
+                outwaited: list[int] | None = None):
+    """Stands in for a long search: it holds its thread until the test opens ``gate`` (the C
+    search runs without the GIL; so does a wait), counting the searches running at once, and
+    in ``outwaited`` those that gave up waiting for the gate."""
+    outwaited = [0] if outwaited is None else outwaited
 
     def advice(game):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(seconds)
+        if started is not None:
+            started.set()
+        if not gate.wait(10):
+            with lock:
+                outwaited[0] += 1  # let go by its own timeout: the test never opened the gate
         with lock:
             running[0] -= 1
         return Hint(game.legal_moves[0], True, "a move"), None
@@ -58,7 +67,9 @@ def as_player(app, number: int) -> dict[str, str]:
 
 def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
     running, peak, lock = [0], [0], threading.Lock()
-    monkeypatch.setattr(solving, "_advice", slow_advice(running, peak, lock))
+    gate, started, outwaited = threading.Event(), threading.Event(), [0]
+    monkeypatch.setattr(solving, "_advice",
+                        held_advice(gate, running, peak, lock, started, outwaited))
     monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=2, capacity=16))
     # One client, so one event loop as in a server process; 41 players by their cookies.
     with TestClient(app) as client:
@@ -67,14 +78,17 @@ def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
         with ThreadPoolExecutor(max_workers=40) as pool:
             hints = [pool.submit(client.post, f"/api/games/{games[n]}/hint",
                                  headers=as_player(app, n)) for n in range(40)]
-            # While they run, the server answers everything else.
+            assert started.wait(10), "no hint's search ever started"
+            # While they run (held until the gate opens), the server answers everything else.
             health = [client.get("/healthz").status_code for _ in range(20)]
             moves = [client.post(f"/api/games/{games[40]}/moves", json={"op": "draw"},
                                  headers=as_player(app, 40)).status_code for _ in range(5)]
+            gate.set()
             answers = [hint.result() for hint in hints]
         counted = [client.get(f"/api/games/{games[n]}").json()["hints_used"] for n in range(40)]
     codes = [a.status_code for a in answers]
     assert health == [200] * 20 and moves == [200] * 5
+    assert outwaited == [0]  # answered while the searches held: nothing waited for them
     assert set(codes) <= {200, 429} and codes.count(200) >= 16, codes
     assert peak[0] <= 2  # never more searches at once than the queue's threads
     for answer in answers:
@@ -216,21 +230,34 @@ def test_no_database_connection_is_held_while_searches_wait_or_run(app, monkeypa
 
 def test_sixty_cookieless_players_create_a_game_and_hint_at_once(app, monkeypatch):
     """Each starts without a cookie, creates a game and asks a hint, all at once, while the
-    searches are slow: no 503 (no pool timeout), no request over 5 s."""
+    searches are slow (held until every player's game is answered, so the first hints wait
+    while the last games are created): no 503 (no pool timeout), no request over 5 s."""
     running, peak, lock = [0], [0], threading.Lock()
-    monkeypatch.setattr(solving, "_advice", slow_advice(running, peak, lock, seconds=0.05))
+    gate = threading.Event()
+    monkeypatch.setattr(solving, "_advice", held_advice(gate, running, peak, lock))
     monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=1,
                                                                            capacity=64))
+    games_answered = threading.Semaphore(0)
 
     def player(_: int) -> tuple[int, int, float]:
         began = time.monotonic()
         fresh = TestClient(app)  # its own cookie jar: it starts with none
         game = fresh.post("/api/games", json={"deal": 617})
+        games_answered.release()
         hint = fresh.post(f"/api/games/{game.json()['id']}/hint")
         return game.status_code, hint.status_code, time.monotonic() - began
 
+    def open_gate_once_all_are_created() -> None:
+        for _ in range(60):
+            if not games_answered.acquire(timeout=10):
+                break  # a game never answered: let the searches go, the asserts say what failed
+        gate.set()
+
+    opener = threading.Thread(target=open_gate_once_all_are_created)
+    opener.start()
     with ThreadPoolExecutor(max_workers=60) as threads:
         results = list(threads.map(player, range(60)))
+    opener.join()
     assert {created for created, _, _ in results} == {201}
     assert {hinted for _, hinted, _ in results} <= {200, 429}
     assert max(seconds for _, _, seconds in results) < 5
@@ -305,8 +332,11 @@ def test_deal_links_and_new_games_at_once_never_wait_on_the_pool(app, monkeypatc
     from sqlalchemy import create_engine
     from sqlalchemy.orm import sessionmaker
 
+    # The stall lasts until the pool's timeout: a request that takes that long (or a 503)
+    # shows it, and 10 s is far beyond an honest wait on a busy machine (2 s was not).
+    pool_timeout = 10
     small = create_engine(app.state.settings.database_url, pool_size=3, max_overflow=0,
-                          pool_timeout=2, connect_args={"check_same_thread": False})
+                          pool_timeout=pool_timeout, connect_args={"check_same_thread": False})
     monkeypatch.setattr(app.state.db, "engine", small)
     monkeypatch.setattr(app.state.db, "sessions", sessionmaker(small, expire_on_commit=False))
 
@@ -324,5 +354,5 @@ def test_deal_links_and_new_games_at_once_never_wait_on_the_pool(app, monkeypatc
         answered = [f.result() for f in links + games]
     assert {status for status, _ in answered[:60]} == {200}
     assert {status for status, _ in answered[60:]} == {201}
-    assert max(seconds for _, seconds in answered) < 2  # under the pool's timeout
+    assert max(seconds for _, seconds in answered) < pool_timeout  # nobody waited it out
     small.dispose()

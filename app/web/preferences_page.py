@@ -1,5 +1,6 @@
-"""The Settings page, and the two preferences a player changes from the board: sound (one
-click) and the first-game tips (dismissed).
+"""The preferences page (``/settings``, titled "Settings" for the player; the server's own
+settings are app/settings.py), and the two preferences a player changes from the board: sound
+(one click) and the first-game tips (dismissed).
 
 Everything is a plain form first (POST, then 303 back, with or without JavaScript); the
 board's script (static/js/preferences.js) sends the sound and tips forms itself and changes
@@ -44,7 +45,7 @@ LONGEST_FIELD = 32
 NextField = Annotated[str | None, Form(alias="next", max_length=300)]
 
 
-def render_settings(request: Request, preferences: Preferences, *, saved: bool = False,
+def render_preferences(request: Request, preferences: Preferences, *, saved: bool = False,
                     errors: dict[str, str] | None = None, status_code: int = 200) -> Response:
     context = {"preferences": preferences, "saved": saved, "errors": errors or {},
                "options": OPTIONS, "themes": THEMES, "felts": FELTS, "backs": BACKS,
@@ -102,14 +103,14 @@ def save(session, player_id: str, preferences: Preferences) -> None:
 
 
 @router.get("/settings", response_class=HTMLResponse, name="settings")
-def settings_page(request: Request, session: SessionDep, player_id: PlayerDep,
-                  saved: Annotated[int | None, Query(ge=0, le=1)] = None) -> Response:
-    return render_settings(request, current(request, session, player_id), saved=bool(saved))
+def preferences_page(request: Request, session: SessionDep, player_id: PlayerDep,
+                     saved: Annotated[int | None, Query(ge=0, le=1)] = None) -> Response:
+    return render_preferences(request, current(request, session, player_id), saved=bool(saved))
 
 
 @router.post("/settings", name="save_settings")
-def save_settings(request: Request, session: SessionDep, player_id: PlayerDep,
-                  form: SentForm) -> Response:
+def save_preferences_form(request: Request, session: SessionDep, player_id: PlayerDep,
+                          form: SentForm) -> Response:
     """Save the whole form; a value not offered gets the page back (400) with the reason
     beside its field and every other field as sent.
 
@@ -120,7 +121,7 @@ def save_settings(request: Request, session: SessionDep, player_id: PlayerDep,
     try:
         chosen = before.changed(form)
     except Refused as refused:
-        return render_settings(request, refused.kept, errors=refused.errors, status_code=400)
+        return render_preferences(request, refused.kept, errors=refused.errors, status_code=400)
     browser = browser_language(request)
     chosen = with_language(before, chosen, browser)
     save(session, player_id, chosen)
@@ -137,7 +138,7 @@ def set_sound(request: Request, session: SessionDep, player_id: PlayerDep,
     try:
         chosen = current(request, session, player_id).changed({"sound": sound}, ("sound",))
     except Refused as refused:
-        return render_settings(request, refused.kept, errors=refused.errors, status_code=400)
+        return render_preferences(request, refused.kept, errors=refused.errors, status_code=400)
     save(session, player_id, chosen)
     return done(request, next_path)
 
