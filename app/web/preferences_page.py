@@ -50,7 +50,7 @@ def render_preferences(request: Request, preferences: Preferences, *, saved: boo
     context = {"preferences": preferences, "saved": saved, "errors": errors or {},
                "options": OPTIONS, "themes": THEMES, "felts": FELTS, "backs": BACKS,
                "motions": MOTIONS, "languages": LANGUAGE_CHOICES}
-    return templates.TemplateResponse(request, "settings.html", context,
+    return templates.TemplateResponse(request, "preferences.html", context,
                                       status_code=status_code, headers=NO_STORE)
 
 
