@@ -99,7 +99,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=game_id)
         + ("&" if win_from is not None else "?") + "step=",
         owner_name=owner_name,
-        result="won" if win_from is not None else record.status,
+        result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
         lost_at=lost_at,
         result_reason=engine_sentence(ended_reason(record.status, outcome)),
