@@ -49,7 +49,7 @@ def pause_game(session: Session, record: GameRecord, now: datetime | None = None
     now = now or utcnow()
     done = session.execute(
         update(GameRecord).where(GameRecord.id == record.id,
-                                 GameRecord.status == GameStatus.PLAYING.value,
+                                 GameRecord.status == GameStatus.PLAYING,
                                  GameRecord.paused_at.is_(None))
         .values(paused_at=now).execution_options(synchronize_session=False))
     if done.rowcount:

@@ -75,7 +75,7 @@ def new_challenge_key() -> str:
 def _end(record: GameRecord, game: Game, status: GameStatus, now: datetime) -> None:
     """Write the result, once: the status, when it ended, how long it took, the score; and,
     for a numbered deal played, the key its challenge link carries."""
-    record.status = status.value
+    record.status = status
     record.finished_at = now
     record.seconds = elapsed_seconds(record, now)
     record.score = record.score_of(game).total
@@ -111,7 +111,7 @@ def new_record(player_id: str, deal: Deal, goal: Goal | str, passes: int,
         moves="",
         move_count=0,
         undo_count=0,
-        status=GameStatus.PLAYING.value,
+        status=GameStatus.PLAYING,
         cleared=0,
         hints_used=0,
         daily=daily,
@@ -229,8 +229,8 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     Raises GameEnded when the stored game has already ended (its result is final), and
     GameConflict when someone else saved this game since ``record`` was read.
     """
-    if record.game_status.ended:
-        raise GameEnded(game_over(record.game_status))
+    if record.status.ended:
+        raise GameEnded(game_over(record.status))
     now = now or utcnow()
     status = game.status
     if status.ended:

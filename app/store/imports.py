@@ -66,7 +66,7 @@ def prepare_game(player_id: str, game: dict) -> dict[str, Any]:
         deal_text=None if deal.number is not None else deal.to_text(),
         goal=replayed.goal.value, passes=replayed.passes,
         moves=" ".join(move.to_text() for move in moves), move_count=len(moves),
-        undo_count=0, status=status.value, cleared=replayed.cards_cleared,
+        undo_count=0, status=status, cleared=replayed.cards_cleared,
         seconds=_whole(game.get("seconds")), started_at=started,
         hints_used=_whole(game.get("hints")) or 0, score=_whole(game.get("score")),
         par=_whole(game.get("par")), rated=True, paused_seconds=0, timed=False,

@@ -10,6 +10,7 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     DateTime,
+    Enum,
     Index,
     Integer,
     SmallInteger,
@@ -18,13 +19,20 @@ from sqlalchemy import (
     false,
     true,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
 from app.engine import Game, GameStatus, Score, Variant, score
 
 STATUSES = tuple(status.value for status in GameStatus)
-ENDED = tuple(status.value for status in GameStatus if status.ended)
+ENDED = tuple(status for status in GameStatus if status.ended)
 """The statuses a game ends in; once reached, a game never changes again."""
+
+STATUS_TYPE = Enum(GameStatus, native_enum=False, create_constraint=False, length=16,
+                   values_callable=lambda statuses: [status.value for status in statuses],
+                   validate_strings=True)
+"""A status column: the enum's values ("won") in a VARCHAR(16), as the migrations made it,
+read back as ``GameStatus`` members. The CHECK constraint ``games_status`` below is the
+migrations' own (named), so the type adds none."""
 
 
 class Base(DeclarativeBase):
@@ -56,7 +64,7 @@ class GameRecord(Base):
     moves: Mapped[str] = mapped_column(Text, default="")
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     undo_count: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(16), default="playing")
+    status: Mapped[GameStatus] = mapped_column(STATUS_TYPE, default=GameStatus.PLAYING)
     # Cards cleared towards the goal: pyramid cards (of 28) for standard, all (of 52) for
     # whole deck. Kept with every save, so statistics never replay games.
     cleared: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
@@ -137,9 +145,11 @@ class GameRecord(Base):
         Index("ix_games_challenge", "challenge"),
     )
 
-    @property
-    def game_status(self) -> GameStatus:
-        return GameStatus(self.status)
+    @validates("status")
+    def _a_status(self, _key: str, status: GameStatus | str) -> GameStatus:
+        """A status set as its value (``"won"``) is the enum's member from then on: the
+        record's status is a ``GameStatus`` whether it was set or read back."""
+        return GameStatus(status)
 
     @property
     def variant(self) -> Variant:
@@ -155,7 +165,7 @@ class GameRecord(Base):
     def counted(self) -> bool:
         """Whether the game is in the statistics: it ended, had at least one move, and was
         not played "not counted"."""
-        return self.game_status.ended and self.move_count > 0 and self.rated
+        return self.status.ended and self.move_count > 0 and self.rated
 
 
 class Player(Base):

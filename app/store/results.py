@@ -105,7 +105,7 @@ def challenged_game(session: Session, key: str) -> GameRecord | None:
     return session.scalar(select(G).where(G.challenge_key == key))
 
 
-ANSWERED = (GameStatus.WON.value, GameStatus.LOST.value)
+ANSWERED = (GameStatus.WON, GameStatus.LOST)
 """An answer is a game played from the link to its end: won or lost, never abandoned."""
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
+from typing import Literal
 
 from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
 from sqlalchemy.orm import Session
@@ -60,17 +61,19 @@ class Figures:
     last_abandoned_seq: int | None = None
 
     @property
-    def current_streak_kind(self) -> str | None:
+    def current_streak_kind(self) -> GameStatus | Literal["not won"] | None:
         """What the current run is made of: ``won``, ``lost``, ``abandoned``, or ``not won``
         (losses and abandoned games both); None with no games."""
         if self.current_streak_won is None or not self.current_streak:
             return None
         if self.current_streak_won:
-            return "won"
+            return GameStatus.WON
         since = self.last_won_seq or 0
         lost = (self.last_lost_seq or 0) > since
         abandoned = (self.last_abandoned_seq or 0) > since
-        return "not won" if lost and abandoned else "lost" if lost else "abandoned"
+        if lost and abandoned:
+            return "not won"
+        return GameStatus.LOST if lost else GameStatus.ABANDONED
 
     @property
     def win_rate(self) -> float | None:
@@ -106,7 +109,7 @@ def counted(player_id: str) -> ColumnElement[bool]:
                 G.rated.is_(True))
 
 
-def _flag(status: str) -> ColumnElement[int]:
+def _flag(status: GameStatus) -> ColumnElement[int]:
     return case((G.status == status, 1), else_=0)
 
 
@@ -270,7 +273,7 @@ class DailyResult:
     won: int
     best_cleared: int
     last_game_id: str | None
-    last_status: str | None
+    last_status: GameStatus | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,7 @@ def random_deal_number(settings: Settings) -> int:
 def _check(loaded: LoadedGame, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != loaded.version:
         raise VersionMismatch()
-    status = loaded.record.game_status
+    status = loaded.record.status
     if status.ended:
         raise IllegalMove(game_over(status, loaded.game.outcome()))
 

@@ -380,7 +380,7 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
     """Where the game went wrong, once it has ended; anyone may ask (as for replays). A game in
     progress is refused (409): its analysis would be a winning line for its player, which is
     what hints give (and count)."""
-    if not loaded.record.game_status.ended:
+    if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))
     try:

@@ -87,7 +87,7 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     once the game is over (as for replays): during the game it would give its player the
     winning line, and that is what hints are for (and count)."""
     record = loaded.record
-    if not record.game_status.ended:
+    if not record.status.ended:
         raise PageError(409, _("Not finished yet"),
                         _("A game is analysed once it has ended: ask for a hint meanwhile."),
                         link=(path_for(request, "board", game_id=record.id),
@@ -107,6 +107,6 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                "better": say_move(better) if better else None,
                # The coach's sentence whole: "Removing K♠ instead would have kept the win."
                "kept_the_win": kept_the_win(better) if better else None,
-               "ended": record.game_status.ended, "mine": record.player_id == player_id}
+               "ended": record.status.ended, "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "analysis.html", context, **blocks)

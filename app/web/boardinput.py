@@ -209,7 +209,7 @@ def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
                           sent.input_id, sent.untimed_elapsed)
     if version is not None and version != loaded.version:
         return conflict(request, session, loaded, player_id, actions.VersionMismatch())
-    status = loaded.record.game_status
+    status = loaded.record.status
     if status.ended:
         return answer(request, loaded, player_id,
                       refusal(game_over(status, loaded.game.outcome())))

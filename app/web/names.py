@@ -11,7 +11,7 @@ order and inflect rank and suit differently.
 
 from __future__ import annotations
 
-from app.engine import Card, Goal, Variant
+from app.engine import Card, GameStatus, Goal, Variant
 from app.odds import Difficulty
 from app.web.i18n import _l, ngettext, pgettext
 from app.web.i18n import gettext as _
@@ -82,11 +82,12 @@ def difficulty_label(difficulty: Difficulty | str) -> str:
     }[Difficulty(difficulty)]
 
 
-def status_label(status: str) -> str:
-    """A game's status as a word: ``Playing``, ``Won``, ``Lost``, ``Abandoned``."""
+def status_label(status: GameStatus | str) -> str:
+    """A game's status as a word: ``Playing``, ``Won``, ``Lost``, ``Abandoned``. Given as the
+    enum or its value (a template's ``"won"|status_label``); anything else is an error."""
     return {
-        "playing": pgettext("game status", "Playing"),
-        "won": pgettext("game status", "Won"),
-        "lost": pgettext("game status", "Lost"),
-        "abandoned": pgettext("game status", "Abandoned"),
-    }.get(str(status), str(status))
+        GameStatus.PLAYING: pgettext("game status", "Playing"),
+        GameStatus.WON: pgettext("game status", "Won"),
+        GameStatus.LOST: pgettext("game status", "Lost"),
+        GameStatus.ABANDONED: pgettext("game status", "Abandoned"),
+    }[GameStatus(status)]

@@ -258,7 +258,7 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
     before that move (the move that lost it, say). From the move that lost it, the board marks
     the move that would have kept the win (the solver's analysis, kept once the lost game's
     banner asked for it)."""
-    if not loaded.record.game_status.ended:
+    if not loaded.record.status.ended:
         raise PageError(409, _("Not finished yet"),
                         _("Undo takes moves back in a game in progress."),
                         link=(path_for(request, "board", game_id=loaded.record.id),

@@ -49,7 +49,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                           "player reset their statistics."))
     record, game = loaded.record, loaded.game
     mine = record.player_id == player_id
-    if not record.game_status.ended:
+    if not record.status.ended:
         raise PageError(409, _("Not finished yet"),
                         _("This game is still being played: its replay opens once it has "
                           "ended. Finish it, or start another game, first.") if mine
@@ -73,7 +73,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                                   _("Watch the game's replay")))
         for move in line:
             game.play(move)
-    elif record.game_status is GameStatus.LOST:
+    elif record.status is GameStatus.LOST:
         # Without the mark rather than not at all when the solver is busy.
         found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
         lost_at = found.lost_at if found is not None else None
@@ -100,10 +100,10 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=game_id)
         + ("&" if win_from is not None else "?") + "step=",
         owner_name=owner_name,
-        result="won" if win_from is not None else record.status,
+        result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
         lost_at=lost_at,
-        result_reason=engine_sentence(ended_reason(record.game_status, outcome)),
+        result_reason=engine_sentence(ended_reason(record.status, outcome)),
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant),
         mine=mine,

@@ -72,7 +72,7 @@ def _old_signer(request: Request) -> URLSafeSerializer:
 def challenge_url(request: Request, record: Any) -> str | None:
     """The challenge link of an ended game of a numbered deal with moves (None otherwise, and
     for a game the server did not see end, such as an imported one: it has no key)."""
-    if (record.deal_number is None or not record.game_status.ended or not record.move_count
+    if (record.deal_number is None or not record.status.ended or not record.move_count
             or record.id is None or not record.challenge_key):
         return None
     return absolute_url(request, _link(request, record.deal_number, record.variant,
@@ -103,7 +103,7 @@ def challenge_game(request: Request, session: Session, token: str, deal: Deal,
     else:
         record = challenged_game(session, token)
     plain = deal_path(request, deal.number, variant)
-    if (record is None or not record.game_status.ended or record.variant != variant
+    if (record is None or not record.status.ended or record.variant != variant
             or record.deal_number != str(deal.number) or not record.challenge_key):
         raise PageError(400, _("This challenge link is broken"),
                         _("The link was changed or cut short, so it no longer says whose result "
@@ -213,7 +213,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
     """An ended game's par, and the challenge it answers or the answers to its own: a fragment
     for the end banner (loaded after the board), or a page of its own without JavaScript."""
     record, game = loaded.record, loaded.game
-    if not record.game_status.ended:
+    if not record.status.ended:
         raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
                         link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
 
@@ -228,7 +228,7 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
     mine, sender, answers, everyone = await in_one_hop(session, read)
     facts = odds.deal_facts(game.deal.number, game.variant)
     par, busy = record.par or (facts.par if facts else None), None
-    if par is None and record.game_status is GameStatus.WON:
+    if par is None and record.status is GameStatus.WON:
         try:
             par = await solving.QUEUE_OF_SEARCHES.run(
                 player_id, solving.par_of, Game(game.deal, game.goal, game.passes))

@@ -315,7 +315,7 @@ def analysis_of(loaded: LoadedGame) -> Analysis:
     """Where the game went wrong (call it in the queue); an ended game's is computed once per
     process."""
     record = loaded.record
-    if not record.game_status.ended:
+    if not record.status.ended:
         return _analysed(loaded.game)
     key = (record.id, record.moves)
     found = _ended.get(key)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from app import odds
-from app.engine import Variant
+from app.engine import GameStatus, Variant
 
 from . import dates
 from .i18n import gettext as _
@@ -37,17 +37,17 @@ def percent(share: float | None) -> str:
     return format_number(share, percent=True)
 
 
-def streak_text(count: int, kind: str | None) -> str:
+def streak_text(count: int, kind: GameStatus | str | None) -> str:
     """The current run as what it holds (``Figures.current_streak_kind``): ``3 wins``, ``2
     losses``, ``1 game abandoned``, ``3 games not won``. Abandoning is no loss."""
     if not count or kind is None:
         return "–"
     shown = format_number(count)
-    if kind == "won":
+    if kind == GameStatus.WON:
         return ngettext("%(num)s win", "%(num)s wins", count, num=shown)
-    if kind == "lost":
+    if kind == GameStatus.LOST:
         return ngettext("%(num)s loss", "%(num)s losses", count, num=shown)
-    if kind == "abandoned":
+    if kind == GameStatus.ABANDONED:
         return ngettext("%(num)s game abandoned", "%(num)s games abandoned", count, num=shown)
     return ngettext("%(num)s game not won", "%(num)s games not won", count, num=shown)
 
@@ -111,7 +111,7 @@ class Bar:
     y: float
     width: float
     height: float
-    status: str
+    status: GameStatus
     title: str
 
 
@@ -131,7 +131,7 @@ def results_chart(variant: Variant, points: list) -> Chart:
     """The chart of a variant's last games (``points`` oldest first, from recent_results)."""
     bars, items = [], []
     slot = CHART_WIDTH / max(CHART_MIN_SLOTS, len(points))
-    counts = {"won": 0, "lost": 0, "abandoned": 0}
+    counts = dict.fromkeys((GameStatus.WON, GameStatus.LOST, GameStatus.ABANDONED), 0)
     cleared_total = 0
     for index, point in enumerate(points):
         counts[point.status] += 1
@@ -160,9 +160,9 @@ def results_chart(variant: Variant, points: list) -> Chart:
         "abandoned; on average %(cleared)s of %(to_clear)s cards cleared.",
         "%(rules)s: the last %(num)s games, oldest first. %(won)s won, %(lost)s lost, "
         "%(abandoned)s abandoned; on average %(cleared)s of %(to_clear)s cards cleared.",
-        n, num=format_number(n), rules=title, won=format_number(counts["won"]),
-        lost=format_number(counts["lost"]),
-        abandoned=format_number(counts["abandoned"]),
+        n, num=format_number(n), rules=title, won=format_number(counts[GameStatus.WON]),
+        lost=format_number(counts[GameStatus.LOST]),
+        abandoned=format_number(counts[GameStatus.ABANDONED]),
         cleared=format_number(cleared_total / n, 1), to_clear=format_number(variant.to_clear))
         if n else _("%(rules)s: no games yet.", rules=title))
     return Chart(key=variant.key, bars=bars, width=CHART_WIDTH,
@@ -179,7 +179,7 @@ class HistoryRow:
     deal_number: str | None
     rules: Variant
     variant: str
-    status: str
+    status: GameStatus
     result: str
     cleared: str
     moves: int
@@ -231,7 +231,7 @@ class DailyRow:
     deal: str
     deal_number: str | None
     rules: Variant
-    status: str
+    status: GameStatus
     result: str
     games: int
     cleared: str
@@ -247,10 +247,11 @@ def daily_row(result) -> DailyRow:
     """One (day, rules) row of the daily results (``app.store.stats.DailyResult``)."""
     variant = result.variant
     if result.won:
-        status, text = "won", status_label("won")
+        status, text = GameStatus.WON, status_label(GameStatus.WON)
     else:
-        status = result.last_status or "lost"
-        text = (status_label(status) if result.games == 1 and status in ("lost", "abandoned")
+        status = result.last_status or GameStatus.LOST
+        text = (status_label(status)
+                if result.games == 1 and status in (GameStatus.LOST, GameStatus.ABANDONED)
                 else _("Not won"))
     return DailyRow(
         day=format_day(result.day), day_iso=result.day.isoformat(),

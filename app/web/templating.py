@@ -10,7 +10,7 @@ from jinja2 import pass_context
 from jinja2.defaults import DEFAULT_FILTERS
 from jinja2_fragments.fastapi import Jinja2Blocks
 
-from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, Goal
+from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, GameStatus, Goal
 from app.settings import PROJECT_DIR
 from app.web import assets, i18n, names
 from app.web.csrf import csrf_field, csrf_token
@@ -66,6 +66,13 @@ templates.env.globals["passes_text"] = names.passes_text
 for _name in ("card_name", "goal_label", "goal_won_when", "passes_text", "variant_label",
               "variant_title", "difficulty_label", "status_label"):
     templates.env.filters[_name] = getattr(names, _name)
+
+# A game's status, tested by the enum's names: ``{% if record.status is won %}``,
+# ``{% if status is not lost %}``. A misspelt name is no test and a value that is no status is
+# an error: either fails the page, never a quiet False as a misspelt string compare is.
+for _status in GameStatus:
+    templates.env.tests[_status.name.lower()] = (
+        lambda value, status=_status: GameStatus(value) is status)
 
 
 def _each_request(function: Callable[..., Any]) -> Callable[..., Any]:

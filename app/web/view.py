@@ -206,7 +206,7 @@ def leaving_cards(game: Game, removed: tuple[str, ...]) -> list[Leaving]:
 
 def status_of(record: Any, game: Game) -> GameStatus:
     """``playing``, ``won``, ``lost``, or ``abandoned`` (which only the record knows)."""
-    stored = record.game_status
+    stored = record.status
     return stored if stored.ended else game.status
 
 
