@@ -64,7 +64,8 @@ def make_device_link(request: Request, session: SessionDep, player_id: PlayerDep
     secret = make_link(session, player_id)
     session.commit()
     link = absolute_url(request, path_for(request, "device_link", secret=secret))
-    return templates.TemplateResponse(request, "device_link.html", {"link": link},
+    return templates.TemplateResponse(request, "device_link.html",
+                                      {"link": link, "link_minutes": LINK_MINUTES},
                                       headers=NO_STORE)
 
 

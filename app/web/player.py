@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
 from app.store import session_alive
+from app.web.errors import DATABASE_ERRORS
 from app.web.scope import STATE_CHANGING, route_path
 from app.web.threads import in_thread
 
@@ -132,10 +133,15 @@ def _id(value: object) -> bool:
 
 
 def still_signed_in(database, claim: Claim) -> bool:
-    """Whether the device session a cookie names still lives (on a worker thread)."""
-    with database.sessions() as session:
-        alive = session_alive(session, claim.session_id, claim.player_id)
-        session.commit()
+    """Whether the device session a cookie names still lives (on a worker thread). When the
+    database cannot answer, the cookie stands: the route answers the outage itself (503), and
+    taking the browser's identity away for it would lose it for good."""
+    try:
+        with database.sessions() as session:
+            alive = session_alive(session, claim.session_id, claim.player_id)
+            session.commit()
+    except DATABASE_ERRORS:
+        return True
     return alive
 
 

@@ -237,3 +237,16 @@ def test_a_link_visit_leaves_no_secret_in_the_access_log(client, app):
         access.setLevel(level)
     assert len([line for line in lines if "/link/<secret>" in line]) == 2
     assert not any(secret in line for line in lines)
+
+
+def test_a_linked_browser_keeps_its_identity_through_a_database_outage():
+    """The session cannot be read: the cookie stands (the route answers the outage), rather
+    than the browser being handed a new player for good."""
+    from app.store.db import DatabaseUnavailable
+    from app.web.player import Claim, still_signed_in
+
+    class Down:
+        def sessions(self):
+            raise DatabaseUnavailable("the database file is missing")
+
+    assert still_signed_in(Down(), Claim("owner", "session")) is True
