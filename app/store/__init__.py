@@ -7,7 +7,18 @@ SQL and the engine never learns about the database.
 from .clock import elapsed_seconds, pause_game, resume_game
 from .days import DayResult, days_won, month_results
 from .db import Database
-from .devices import LinkSeen, live_links, make_link, read_link, revoke, use_link
+from .devices import (
+    LinkSeen,
+    SessionSeen,
+    end_session,
+    linked_sessions,
+    live_links,
+    make_link,
+    read_link,
+    revoke,
+    session_alive,
+    use_link,
+)
 from .games import (
     GameConflict,
     GameEnded,
@@ -94,6 +105,7 @@ __all__ = [
     "LoadedGame",
     "PageFacts",
     "Result",
+    "SessionSeen",
     "Statistics",
     "StoredVerdict",
     "abandon_in_progress",
@@ -110,6 +122,7 @@ __all__ = [
     "deal_was_played",
     "display_name",
     "elapsed_seconds",
+    "end_session",
     "export_rows",
     "game_by_input",
     "get_game",
@@ -119,6 +132,7 @@ __all__ = [
     "hold_games_in_progress",
     "is_listed",
     "latest_unfinished",
+    "linked_sessions",
     "live_links",
     "load",
     "load_game",
@@ -143,6 +157,7 @@ __all__ = [
     "save_position",
     "save_preferences",
     "save_verdict",
+    "session_alive",
     "set_display_name",
     "set_game_par",
     "set_listed",

@@ -200,6 +200,24 @@ class DeviceLink(Base):
     __table_args__ = (Index("ix_device_links_player", "player_id"),)
 
 
+class DeviceSession(Base):
+    """A browser signed in through a device link: its player cookie names this session as well
+    as the player, and is accepted only while the session is not revoked. ``link_hash`` is the
+    link it came in through (each link signs in one browser)."""
+
+    __tablename__ = "device_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    link_hash: Mapped[str | None] = mapped_column(String(64))
+    user_agent: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_device_sessions_player", "player_id"),)
+
+
 class DealVerdict(Base):
     """The solver's verdict on one numbered deal under one set of rules, computed once.
 

@@ -1,12 +1,17 @@
-"""A player's statistics on every device: a private link that moves the player's identity to
-another browser (or back into one whose cookies were cleared), revocable; and the import of an
-exported games file.
+"""A player's statistics on every device: a private link that signs another browser (or one
+whose cookies were cleared) in as the player, in a session the player sees and can end; and
+the import of an exported games file.
 
-- ``POST /stats/devices`` makes a link and shows it once (only its hash is stored).
-- ``GET /link/{secret}`` asks (a GET changes nothing); ``POST /link/{secret}`` moves this
-  browser to the link's player (a new player cookie). A revoked link is refused (410), an
-  unknown one is 404: nothing tells an attacker whose it was.
-- ``POST /stats/devices/{key}/revoke`` revokes one of the player's own links.
+- ``POST /stats/devices`` makes a link and shows it once (only its hash is stored). A link
+  works once, within ``LINK_MINUTES`` (``app.store.devices``).
+- ``GET /link/{secret}`` asks (a GET changes nothing); ``POST /link/{secret}`` signs this
+  browser in as the link's player: a cookie naming the player and a new session, accepted
+  only while that session lives (``app.web.player``). A revoked, used or expired link is
+  refused (410), an unknown one is 404: nothing tells an attacker whose it was. The secret is
+  in the path, which no log keeps (``app.logs.loggable_path``; the proxy's log format).
+- ``POST /stats/devices/{key}/revoke`` revokes one of the player's own links (and ends the
+  session of the browser that used it); ``POST /stats/devices/sessions/{key}/revoke`` ends a
+  linked browser's session: it is signed out at once.
 - ``POST /stats/import`` takes a file from ``/stats/export.json``: signed
   (``gamesfile.ExportSigner``), so a file edited to claim results nobody played is refused;
   checked and stored by the transfer worker process (``app.web.transfer``).
@@ -21,12 +26,15 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.store import (
     display_name,
+    end_session,
+    linked_sessions,
     live_links,
     make_link,
     read_link,
     revoke,
     use_link,
 )
+from app.store.devices import LINK_MINUTES
 from app.web import gamesfile
 from app.web.csrf import require_csrf
 from app.web.deps import PlayerDep, SessionDep
@@ -42,8 +50,11 @@ NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 
 def devices_context(request: Request, session, player_id: str) -> dict[str, Any]:
-    """The statistics page's "other devices" part: the player's live links."""
-    return {"device_links": live_links(session, player_id)}
+    """The statistics page's "other devices" part: the player's links not used yet, and the
+    browsers signed in through one."""
+    return {"device_links": live_links(session, player_id),
+            "device_sessions": linked_sessions(session, player_id),
+            "link_minutes": LINK_MINUTES}
 
 
 # --- links -----------------------------------------------------------------------------------
@@ -53,7 +64,8 @@ def make_device_link(request: Request, session: SessionDep, player_id: PlayerDep
     secret = make_link(session, player_id)
     session.commit()
     link = absolute_url(request, path_for(request, "device_link", secret=secret))
-    return templates.TemplateResponse(request, "device_link.html", {"link": link},
+    return templates.TemplateResponse(request, "device_link.html",
+                                      {"link": link, "link_minutes": LINK_MINUTES},
                                       headers=NO_STORE)
 
 
@@ -67,6 +79,18 @@ def revoke_device_link(request: Request, session: SessionDep, player_id: PlayerD
     return see_other(path_for(request, "stats", query={"revoked": 1}) + "#devices")
 
 
+@router.post("/stats/devices/sessions/{key}/revoke", name="end_device_session")
+def end_device_session(request: Request, session: SessionDep, player_id: PlayerDep,
+                       key: str) -> Response:
+    """Sign out a browser that came in through a link: its cookie is refused from now on."""
+    if not end_session(session, player_id, key):
+        raise PageError(404, _("No such browser"),
+                        _("No browser signed in through your links has that key."),
+                        link=(path_for(request, "stats"), _("Your statistics")))
+    session.commit()
+    return see_other(path_for(request, "stats", query={"signed_out": 1}) + "#devices")
+
+
 def _link_or_error(request: Request, session, secret: str):
     if len(secret) > 64:
         raise PageError(404, _("No such link"), _("This link does not exist."))
@@ -77,10 +101,21 @@ def _link_or_error(request: Request, session, secret: str):
         raise PageError(404, _("No such link"),
                         _("This link does not exist: check that it was copied whole."),
                         link=(path_for(request, "home"), play))
-    if found.revoked:
+    if found.state == "revoked":
         raise PageError(410, _("This link was revoked"),
                         _("Its owner revoked it, so it no longer gives access to anything. "
                           "Ask them for a new one if it is yours."),
+                        link=(path_for(request, "home"), play))
+    if found.state == "used":
+        raise PageError(410, _("This link was already used"),
+                        _("A private link signs in one browser, once, and this one already "
+                          "has. Make a new link on your statistics page if it is yours."),
+                        link=(path_for(request, "home"), play))
+    if found.state == "expired":
+        raise PageError(410, _("This link has expired"),
+                        _("A private link works for %(minutes)s minutes after it is made. "
+                          "Make a new link on your statistics page if it is yours.",
+                          minutes=LINK_MINUTES),
                         link=(path_for(request, "home"), play))
     return found
 
@@ -99,13 +134,15 @@ def device_link(request: Request, session: SessionDep, player_id: PlayerDep,
 def use_device_link(request: Request, session: SessionDep, secret: str) -> Response:
     """Make this browser the link's player: its statistics and games in progress here."""
     _link_or_error(request, session, secret)
-    new_player = use_link(session, secret)
+    signed_in = use_link(session, secret, request.headers.get("user-agent"))
     session.commit()
-    if new_player is None:  # revoked between the check and now
+    if signed_in is None:  # used, or revoked, between the check and now
+        _link_or_error(request, session, secret)
         raise PageError(410, _("This link was revoked"),
                         _("It no longer gives access to anything."))
     response = see_other(path_for(request, "stats", query={"linked": 1}))
-    PlayerCookie(request.app.state.settings).attach(response, new_player)
+    PlayerCookie(request.app.state.settings).attach(response, signed_in.player_id,
+                                                    signed_in.session_id)
     return response
 
 

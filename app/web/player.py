@@ -3,6 +3,12 @@
 A game belongs to the id that started it. The signature (itsdangerous, keyed by SECRET_KEY)
 means a browser cannot claim someone else's id by editing its cookie.
 
+A browser signed in through a device link (``app.web.devices``) gets a cookie that names its
+session too (``[player id, session id]``): it is accepted only while that session lives
+(``app.store.session_alive``, read on every request that carries one), so the owner who ends
+the session signs that browser out at once; it then plays as a new player. The browser that
+started the player keeps its plain cookie (the player id alone): it is the owner.
+
 A new cookie is handed out on reads (any page view), never in answer to a write that came
 without one: a browser that posts without a cookie was not sent here by one of our pages
 (or refuses cookies), and a refused write must not leave a fresh identity behind in it.
@@ -17,17 +23,29 @@ as the body-size limit's 413) in an ExceptionGroup that the app's handlers no lo
 from __future__ import annotations
 
 import uuid
+from typing import NamedTuple
 
 from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
+from app.store import session_alive
+from app.web.errors import DATABASE_ERRORS
 from app.web.scope import STATE_CHANGING, route_path
+from app.web.threads import in_thread
 
 SALT = "pyramid.player-id"
 FIRST_COOKIE_WRITES = frozenset({("POST", "/api/games")})
 """Writes that may hand out a first cookie (when they succeed)."""
+
+
+class Claim(NamedTuple):
+    """What a valid cookie says: the player, and the device session it belongs to (None for
+    the owner's plain cookie)."""
+
+    player_id: str
+    session_id: str | None
 
 
 class PlayerCookie:
@@ -37,23 +55,34 @@ class PlayerCookie:
         self.settings = settings
         self.serializer = URLSafeSerializer(settings.secret_key, salt=SALT)
 
-    def sign(self, player_id: str) -> str:
-        return self.serializer.dumps(player_id)
+    def sign(self, player_id: str, session_id: str | None = None) -> str:
+        return self.serializer.dumps([player_id, session_id] if session_id else player_id)
 
     def read(self, token: str | None) -> str | None:
-        """The player id in ``token``, or None when it is missing, forged or malformed."""
+        """The player id in ``token``, or None when it is missing, forged or malformed (its
+        session, if it names one, unchecked: see ``read_claim`` and the middleware)."""
+        claim = self.read_claim(token)
+        return claim.player_id if claim is not None else None
+
+    def read_claim(self, token: str | None) -> Claim | None:
+        """What ``token`` claims, or None when it is missing, forged or malformed."""
         if not token:
             return None
         try:
             value = self.serializer.loads(token)
         except BadSignature:
             return None
-        return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+        if isinstance(value, str):
+            return Claim(value, None) if _id(value) else None
+        if (isinstance(value, list) and len(value) == 2 and _id(value[0])
+                and _id(value[1])):
+            return Claim(value[0], value[1])
+        return None
 
-    def attach(self, response: Response, player_id: str) -> None:
+    def attach(self, response: Response, player_id: str, session_id: str | None = None) -> None:
         response.set_cookie(
             self.settings.cookie_name,
-            self.sign(player_id),
+            self.sign(player_id, session_id),
             max_age=self.settings.cookie_max_age_days * 86400,
             path="/",
             httponly=True,
@@ -77,7 +106,11 @@ class PlayerCookie:
                 await app(scope, receive, send)
                 return
             request = Request(scope)
-            player_id = self.read(request.cookies.get(self.settings.cookie_name))
+            claim = self.read_claim(request.cookies.get(self.settings.cookie_name))
+            if claim is not None and claim.session_id is not None and not await in_thread(
+                    still_signed_in, scope["app"].state.db, claim):
+                claim = None  # its session was ended: a new player from now on
+            player_id = claim.player_id if claim is not None else None
             fresh = player_id is None
             player_id = player_id or uuid.uuid4().hex
             request.state.player_id = player_id  # kept in scope["state"] for the routes
@@ -93,6 +126,23 @@ class PlayerCookie:
             await app(scope, receive, send_with_cookie)
 
         return with_player
+
+
+def _id(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64
+
+
+def still_signed_in(database, claim: Claim) -> bool:
+    """Whether the device session a cookie names still lives (on a worker thread). When the
+    database cannot answer, the cookie stands: the route answers the outage itself (503), and
+    taking the browser's identity away for it would lose it for good."""
+    try:
+        with database.sessions() as session:
+            alive = session_alive(session, claim.session_id, claim.player_id)
+            session.commit()
+    except DATABASE_ERRORS:
+        return True
+    return alive
 
 
 def may_hand_out(method: str, path: str, status: int) -> bool:

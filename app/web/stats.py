@@ -104,7 +104,8 @@ def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
                imported: Annotated[int | None, Query(ge=0)] = None,
                skipped: Annotated[int, Query(ge=0)] = 0,
                linked: Annotated[int | None, Query(ge=0)] = None,
-               revoked: Annotated[int | None, Query(ge=0)] = None) -> Response:
+               revoked: Annotated[int | None, Query(ge=0)] = None,
+               signed_out: Annotated[int | None, Query(ge=0)] = None) -> Response:
     notice = None
     if reset is not None:
         notice = ngettext("Your statistics were reset: %(num)s game deleted.",
@@ -121,6 +122,8 @@ def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
         notice = _("This browser now shows your statistics, from your private link.")
     elif revoked:
         notice = _("The link is revoked: it no longer works anywhere.")
+    elif signed_out:
+        notice = _("That browser is signed out: it no longer plays as you.")
     return render_stats(request, session, player_id, page=page, notice=notice)
 
 
