@@ -30,6 +30,7 @@ from starlette.types import ASGIApp
 
 from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
+from app.store.clock import PauseRules, set_pause_rules
 from app.store.db import DatabaseDamaged
 from app.web import (
     api,
@@ -186,6 +187,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     if settings.release:
         assets.name_release(settings.release)
+    set_pause_rules(PauseRules(grace_seconds=settings.pause_grace_seconds,
+                               limit_seconds=settings.pause_limit_minutes * 60))
     database = Database(settings.database_url)
     health_check = HealthCheck(database)
     transfers = Transfers()

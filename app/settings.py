@@ -113,6 +113,14 @@ class Settings(BaseSettings):
         description="A client that takes none of an answer for this long (it stopped "
                     "reading) is cut off: the connection is closed, the answer left "
                     "incomplete.")
+    pause_grace_seconds: int = Field(
+        default=30, ge=0, le=600,
+        description="The first seconds of every pause count as played time, so pausing to "
+                    "think before each move saves nothing (docs/players.md).")
+    pause_limit_minutes: int = Field(
+        default=10, ge=0, le=1440,
+        description="The most a game's pauses leave out of its time, in all; paused time "
+                    "beyond it counts as played (docs/players.md).")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,

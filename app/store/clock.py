@@ -2,10 +2,17 @@
 
 The clock starts with play, not with the page; a pause stops it (from any tab, for every
 tab), and what is stored (``seconds``, once the game ends) is what every view shows.
+
+What a pause leaves out is bounded (``PauseRules``, from the settings; issue 34, item 6): the
+first ``grace_seconds`` of every pause count as played, so pausing to think before each move
+saves nothing, and a game's pauses leave out at most ``limit_seconds`` in all, beyond which
+paused time counts as played. ``paused_seconds`` holds what was left out, and the result shows
+it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import update
@@ -16,7 +23,32 @@ from app.engine import GameStatus
 
 from .models import GameRecord, utcnow
 
-__all__ = ["as_utc", "elapsed_seconds", "pause_game", "paused_for", "resume_game"]
+__all__ = ["PAUSE_RULES", "PauseRules", "as_utc", "elapsed_seconds", "left_out", "pause_game",
+           "paused_for", "resume_game", "set_pause_rules", "time_left_out"]
+
+
+@dataclass(frozen=True)
+class PauseRules:
+    grace_seconds: int = 30
+    """The first seconds of every pause count as played."""
+    limit_seconds: int = 600
+    """The most a game's pauses leave out of its time, in all."""
+
+
+PAUSE_RULES = PauseRules()
+"""The rules in force: ``set_pause_rules`` sets them from the settings when the app is made."""
+
+
+def set_pause_rules(rules: PauseRules) -> None:
+    global PAUSE_RULES
+    PAUSE_RULES = rules
+
+
+def left_out(before: int | None, pause: int) -> int:
+    """What a game's pauses leave out of its time once a pause of ``pause`` seconds is added
+    to the ``before`` seconds left out already (``PauseRules``)."""
+    added = max(0, pause - PAUSE_RULES.grace_seconds)
+    return max(before or 0, min(PAUSE_RULES.limit_seconds, (before or 0) + added))
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -25,18 +57,25 @@ def as_utc(moment: datetime) -> datetime:
 
 
 def elapsed_seconds(record: GameRecord, now: datetime | None = None) -> int:
-    """Time from the first move to the end (or to now while the game goes on), less the time
-    it was paused; 0 before the first move, so the clock starts when play does, not when the
-    page loads."""
+    """Time from the first move to the end (or to now while the game goes on), less what its
+    pauses leave out (``left_out``); 0 before the first move, so the clock starts when play
+    does, not when the page loads."""
     if record.seconds is not None:
         return record.seconds
     if record.started_at is None:
         return 0
     end = as_utc(record.finished_at) if record.finished_at else (now or utcnow())
-    if record.paused_at is not None:
-        end = min(end, as_utc(record.paused_at))  # the clock stopped there
-    played = (end - as_utc(record.started_at)).total_seconds() - (record.paused_seconds or 0)
+    # A pause going on leaves out what it would if it ended now (``left_out``).
+    paused = left_out(record.paused_seconds, paused_for(record, end))
+    played = (end - as_utc(record.started_at)).total_seconds() - paused
     return max(0, int(played))
+
+
+def time_left_out(record: GameRecord, now: datetime | None = None) -> int:
+    """What the game's pauses leave out of its time, a pause going on included."""
+    if record.paused_at is None:
+        return record.paused_seconds or 0
+    return left_out(record.paused_seconds, paused_for(record, now or utcnow()))
 
 
 def pause_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
@@ -61,7 +100,7 @@ def paused_for(record: GameRecord, now: datetime) -> int:
     """Whole seconds of the pause going on (0 when not paused)."""
     if record.paused_at is None:
         return 0
-    return max(0, int((now - as_utc(record.paused_at)).total_seconds()))
+    return max(0, int((as_utc(now) - as_utc(record.paused_at)).total_seconds()))
 
 
 def resume_game(session: Session, record: GameRecord, now: datetime | None = None) -> bool:
@@ -70,7 +109,7 @@ def resume_game(session: Session, record: GameRecord, now: datetime | None = Non
     if record.paused_at is None:
         return False
     now = now or utcnow()
-    total = (record.paused_seconds or 0) + paused_for(record, now)
+    total = left_out(record.paused_seconds, paused_for(record, now))
     done = session.execute(
         update(GameRecord).where(GameRecord.id == record.id,
                                  GameRecord.paused_at == record.paused_at)

@@ -21,7 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.engine import Deal, Game, GameStatus, Goal, game_over
 
-from .clock import elapsed_seconds, paused_for
+from .clock import elapsed_seconds, left_out, paused_for
 from .models import GameRecord, utcnow
 from .places import ResultPlaces, record_result
 from .positions import deal_of, load_game, moves_of, positions
@@ -78,6 +78,9 @@ def _end(record: GameRecord, game: Game, status: GameStatus, now: datetime) -> N
     record.status = status
     record.finished_at = now
     record.seconds = elapsed_seconds(record, now)
+    if record.paused_at is not None:  # ended while paused: the pause is over, as the clock is
+        record.paused_seconds = left_out(record.paused_seconds, paused_for(record, now))
+        record.paused_at = None
     record.score = record.score_of(game).total
     if record.deal_number is not None and record.move_count and record.challenge_key is None:
         record.challenge_key = new_challenge_key()
@@ -241,7 +244,7 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     if record.started_at is None and game.moves:
         record.started_at = now  # the clock starts at the first move
     if record.paused_at is not None:  # a move ends a pause
-        record.paused_seconds = (record.paused_seconds or 0) + paused_for(record, now)
+        record.paused_seconds = left_out(record.paused_seconds, paused_for(record, now))
         record.paused_at = None
     if untimed_elapsed is not None and game.moves:
         record.timed = False

@@ -153,6 +153,10 @@ class GameState(BaseModel):
     counted: bool = Field(description="False for a game played again (a try again, a won deal "
                                       "of the day replayed): not in the statistics")
     elapsed_seconds: int
+    paused_seconds: int = Field(description="What the game's pauses leave out of its time: "
+                                            "the first seconds of every pause count as "
+                                            "played, and pauses leave out a few minutes at "
+                                            "most in all (docs/players.md)")
     started_at: str
     finished_at: str | None
 

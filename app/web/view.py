@@ -14,6 +14,7 @@ from typing import Any
 from app.engine import Card, CardError, Game, GameStatus, Move, Op, Outcome, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.solver import Hint
+from app.store.clock import time_left_out
 from app.web.i18n import gettext as _
 from app.web.i18n import ngettext, pgettext
 from app.web.names import card_name
@@ -371,6 +372,7 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "cards_removed": game.cards_removed,
         "cards_cleared": game.cards_cleared,
         "hints_used": record.hints_used or 0,
+        "paused_seconds": time_left_out(record),
         "score": record.score_of(game).total,
         "par": record.par,
         "winnable_only": bool(record.winnable_only),

@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 from app.store import Database
+from app.store.clock import PAUSE_RULES
 from app.store.models import GameRecord
 
 from .helpers import HX
@@ -39,28 +40,33 @@ def test_a_paused_game_hides_the_board_and_its_clock_stands_still(client, app):
     assert " data-paused>" in page
     assert 'aria-labelledby="paused-title">' in page  # the cover, shown (not hidden)
     assert 'data-running="false"' in page
-    # An hour passes while paused: the clock still says 1:40.
-    shift_clock(app, game_id, started_at=timedelta(hours=1), paused_at=timedelta(hours=1))
-    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (100, 101)
+    # Five minutes pass while paused: the clock says 1:40 and the pause's first seconds
+    # (they count as played: issue 34, item 6; docs/players.md).
+    grace = PAUSE_RULES.grace_seconds
+    shift_clock(app, game_id, started_at=timedelta(minutes=5), paused_at=timedelta(minutes=5))
+    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (100 + grace,
+                                                                            101 + grace)
     assert client.post(f"/games/{game_id}/resume", follow_redirects=False).status_code == 303
     resumed = client.get(f"/games/{game_id}").text
     assert "data-paused-cover" in resumed and 'data-running="true"' in resumed
-    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (100, 101)
+    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (100 + grace,
+                                                                            101 + grace)
 
 
 def test_a_move_ends_a_pause_and_the_result_leaves_the_pause_out(client, app):
     game_id = started_game(client)
     shift_clock(app, game_id, started_at=timedelta(seconds=50))
     client.post(f"/games/{game_id}/pause", headers=HX)
-    shift_clock(app, game_id, started_at=timedelta(minutes=30), paused_at=timedelta(minutes=30))
+    shift_clock(app, game_id, started_at=timedelta(minutes=5), paused_at=timedelta(minutes=5))
     client.post(f"/api/games/{game_id}/moves", json={"op": "draw"})
     page = client.get(f"/games/{game_id}").text
     assert 'data-running="true"' in page and "data-paused-cover role" in page
     assert 'id="board"' in page and " data-paused>" not in page
-    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (50, 51)
+    took = (50 + PAUSE_RULES.grace_seconds, 51 + PAUSE_RULES.grace_seconds)
+    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in took
     # Leaving it (a new game) ends it with the pause left out.
     client.post("/api/games", json={"deal": 8})
-    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (50, 51)
+    assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in took
 
 
 def test_a_game_not_started_or_over_has_no_pause(client):
