@@ -4,7 +4,7 @@ The store speaks in engine terms (Deal, Goal, Move) at its edges, so the web lay
 SQL and the engine never learns about the database.
 """
 
-from .clock import elapsed_seconds, pause_game, resume_game
+from .clock import elapsed_seconds, pause_game, resume_game, time_left_out
 from .days import DayResult, days_won, month_results
 from .db import Database
 from .devices import (
@@ -163,6 +163,7 @@ __all__ = [
     "set_listed",
     "statistics",
     "store_games",
+    "time_left_out",
     "use_link",
     "wants_winnable_only",
     "won_daily",

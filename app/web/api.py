@@ -43,7 +43,7 @@ from app.engine import (
     MoveError,
     Variant,
 )
-from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload
+from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload, time_left_out
 from app.web import actions, results, solving
 from app.web.deps import (
     GameDep,
@@ -192,7 +192,8 @@ class AnalysisOut(BaseModel):
 def state(loaded: LoadedGame) -> GameState:
     record = loaded.record
     return GameState.model_validate(
-        api_state(record, loaded.game, elapsed=elapsed_seconds(record)))
+        api_state(record, loaded.game, elapsed=elapsed_seconds(record),
+                  paused=time_left_out(record)))
 
 
 def etag(loaded: LoadedGame) -> str:

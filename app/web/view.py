@@ -14,7 +14,6 @@ from typing import Any
 from app.engine import Card, CardError, Game, GameStatus, Move, Op, Outcome, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.solver import Hint
-from app.store.clock import time_left_out
 from app.web.i18n import gettext as _
 from app.web.i18n import ngettext, pgettext
 from app.web.names import card_name
@@ -342,8 +341,9 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
     }
 
 
-def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
-    """The JSON form of a game for ``/api/games/{id}``.
+def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str, Any]:
+    """The JSON form of a game for ``/api/games/{id}`` (``elapsed``: its time; ``paused``: what
+    its pauses leave out of it, both from the store's clock).
 
     Once the game is over (won, lost or abandoned) nothing is free and no move is legal.
     """
@@ -372,7 +372,7 @@ def api_state(record: Any, game: Game, *, elapsed: int) -> dict[str, Any]:
         "cards_removed": game.cards_removed,
         "cards_cleared": game.cards_cleared,
         "hints_used": record.hints_used or 0,
-        "paused_seconds": time_left_out(record),
+        "paused_seconds": paused,
         "score": record.score_of(game).total,
         "par": record.par,
         "winnable_only": bool(record.winnable_only),
