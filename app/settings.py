@@ -113,6 +113,30 @@ class Settings(BaseSettings):
         description="A client that takes none of an answer for this long (it stopped "
                     "reading) is cut off: the connection is closed, the answer left "
                     "incomplete.")
+    searches_per_minute: int = Field(
+        default=30, ge=1, le=6000,
+        description="A player's solver searches (hints, analyses, winning lines, deal "
+                    "verdicts) a minute, after a burst of SEARCH_BURST; beyond it 429 with "
+                    "Retry-After, before any database work (app/web/budget.py).")
+    search_burst: int = Field(default=15, ge=1, le=10_000,
+                              description="Searches a player may ask for at once.")
+    games_per_minute: int = Field(
+        default=20, ge=1, le=6000,
+        description="New games a player may start a minute (any route that starts one), "
+                    "after a burst of GAME_BURST.")
+    game_burst: int = Field(default=20, ge=1, le=10_000,
+                            description="New games a player may start at once.")
+    transfers_per_minute: int = Field(
+        default=6, ge=1, le=6000,
+        description="Imports and exports of statistics a player may make a minute, after a "
+                    "burst of TRANSFER_BURST.")
+    transfer_burst: int = Field(default=6, ge=1, le=10_000,
+                                description="Imports and exports a player may make at once.")
+    address_share: int = Field(
+        default=10, ge=1, le=1000,
+        description="An address's budget is this many players' (rate and burst): players "
+                    "behind one address (a school, a NAT) share it, and a client that drops "
+                    "its cookie to look new is held by it.")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,
@@ -259,6 +283,13 @@ class Settings(BaseSettings):
     def import_max_bytes(self) -> int:
         """IMPORT_MAX_MB in bytes (nginx's ``8m`` is 8 MiB too)."""
         return self.import_max_mb * 1024 * 1024
+
+    @property
+    def budgets(self) -> dict[str, tuple[float, int]]:
+        """Each costly kind of request's budget for one player: (per second, burst)."""
+        return {"search": (self.searches_per_minute / 60, self.search_burst),
+                "game": (self.games_per_minute / 60, self.game_burst),
+                "transfer": (self.transfers_per_minute / 60, self.transfer_burst)}
 
     @property
     def is_sqlite(self) -> bool:
