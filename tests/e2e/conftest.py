@@ -107,7 +107,9 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.env = {**os.environ, "DATABASE_URL": database_url, "ENVIRONMENT": "test",
-                    "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789"}
+                    "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789",
+                    # A browser test plays faster than a player (tests/web/test_budget.py).
+                    "SEARCH_BURST": "10000", "GAME_BURST": "10000", "TRANSFER_BURST": "10000"}
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=self.env,
