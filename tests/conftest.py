@@ -84,7 +84,8 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
-UNSPENT_BUDGETS = {"search_burst": 10_000, "game_burst": 10_000, "transfer_burst": 10_000}
+UNSPENT_BUDGETS = {f"{whose}{kind}_burst": 100_000 for whose in ("", "address_")
+                   for kind in ("search", "game", "transfer")}
 """Budgets no test spends by playing fast (tests/web/test_budget.py sets its own)."""
 
 

@@ -5,11 +5,13 @@ exports. Answered before any route, database read or replay: a request over its 
 - **By player and by address.** Each costly request spends from its player's bucket and from
   its address's (``scope["client"]``, as uvicorn set it: behind a proxy named in
   TRUSTED_PROXIES, the address the proxy saw). A client that drops its cookie is a new player
-  each time, but never a new address: fresh cookies buy nothing. An address's bucket holds
-  ADDRESS_SHARE players' worth (its rate and its burst), so the players behind one school's or
-  one carrier's address are not held to one player's budget.
-- **Token buckets.** A kind's budget is a rate and a burst (``Settings.budgets``): a player may
-  ask for a burst at once, then at the rate; an honest player never sees the limit.
+  each time, but never a new address: fresh cookies buy nothing. An address's budget is the
+  shipped nginx's ``limit_req`` zone for the same requests, many players' worth, so the
+  players behind one school's or one carrier's address are not held to one player's budget;
+  behind nginx, nginx refuses first.
+- **Token buckets.** A kind's budget is a rate and a burst (``Settings.budgets``), counted as
+  nginx counts them: the burst is the requests past the rate allowed at once; an honest player
+  never sees the limit.
 - **In process memory.** A budget is not game state: a restart forgets it (a fresh budget for
   everyone), and each server process keeps its own (behind nginx's ``limit_req`` for the
   whole site). Buckets that have filled up again are dropped, so the memory is bounded by the
@@ -143,7 +145,6 @@ class Budget:
     def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic) -> None:
         self.app = app
         self.budgets = settings.budgets
-        self.share = settings.address_share
         self.buckets = Buckets(clock)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -156,10 +157,11 @@ class Budget:
                      bool(state.get("new_player", True)))
         kind = cost_of(scope["method"], route_path(scope), scope.get("query_string", b""))
         if kind is not None:
-            rate, burst = self.budgets[kind]
+            (rate, burst), (address_rate, address_burst) = self.budgets[kind]
+            # A burst is the requests past the rate, as nginx's limit_req counts it.
             wait = self.buckets.take([
-                ((kind, "player", who.player_id), rate, burst),
-                ((kind, "address", who.address), rate * self.share, burst * self.share)])
+                ((kind, "player", who.player_id), rate, burst + 1),
+                ((kind, "address", who.address), address_rate, address_burst + 1)])
             if wait:
                 metrics.budget_refused.labels(kind).inc()
                 await refuse(scope, send, 429, _("Too many requests"), REFUSALS[kind](),

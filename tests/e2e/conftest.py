@@ -109,7 +109,8 @@ class Server:
         self.env = {**os.environ, "DATABASE_URL": database_url, "ENVIRONMENT": "test",
                     "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789",
                     # A browser test plays faster than a player (tests/web/test_budget.py).
-                    "SEARCH_BURST": "10000", "GAME_BURST": "10000", "TRANSFER_BURST": "10000"}
+                    **{f"{whose}{kind}_BURST": "100000" for whose in ("", "ADDRESS_")
+                       for kind in ("SEARCH", "GAME", "TRANSFER")}}
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=self.env,

@@ -94,10 +94,11 @@ def test_one_address_cannot_starve_another_players_hints(app, monkeypatch, cooki
 
 @pytest.fixture
 def tight(sqlite_url):
-    """An app whose budgets are small enough to spend in a test."""
-    return create_app(make_settings(sqlite_url, search_burst=2, searches_per_minute=1,
-                                    game_burst=3, games_per_minute=1, address_share=2,
-                                    transfer_burst=1, transfers_per_minute=1))
+    """An app whose budgets are small enough to spend in a test: two searches at once (a
+    burst of one past the rate), three new games a player, six an address."""
+    return create_app(make_settings(
+        sqlite_url, search_burst=1, searches_per_minute=1, game_burst=2, games_per_minute=1,
+        address_game_burst=5, address_games_per_second=0.01))
 
 
 def test_a_flood_of_hints_is_refused_without_touching_the_database(tight, monkeypatch):
@@ -133,7 +134,7 @@ def test_new_games_are_bounded_by_player_and_by_address(tight):
         assert [a.status_code for a in first] == [201, 201, 201, 429]
         assert int(first[-1].headers["Retry-After"]) >= 1
         assert "Too many new games" in first[-1].json()["detail"]
-        # A fresh cookie is a new player, not a new address: the address holds two players'.
+        # A fresh cookie is a new player, not a new address: the address holds six games.
         second = [client.post("/api/games", json={"deal": 617}, headers=as_player(tight, "b"))
                   for _ in range(4)]
         assert [a.status_code for a in second] == [201, 201, 201, 429]
