@@ -51,6 +51,7 @@ from app.web import (
     results,
     stats,
 )
+from app.web.budget import Budget
 from app.web.csrf import require_csrf
 from app.web.firstpaint import FirstPaint
 from app.web.i18n import LanguageMiddleware
@@ -228,6 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.transfers = transfers
     # add_middleware puts each layer outside the ones before it: innermost first.
     app.add_middleware(FirstPaint)  # the player's preferences, for a page's first paint
+    # Inside the cookie (it reads the player), outside every route: refused before any work.
+    app.add_middleware(Budget, settings=settings)
     app.add_middleware(PlayerCookie(settings).middleware)
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)

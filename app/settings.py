@@ -121,6 +121,50 @@ class Settings(BaseSettings):
         default=10, ge=0, le=1440,
         description="The most a game's pauses leave out of its time, in all; paused time "
                     "beyond it counts as played (docs/players.md).")
+    searches_per_minute: int = Field(
+        default=30, ge=1, le=6000,
+        description="A player's solver searches (hints, analyses, winning lines, deal "
+                    "verdicts) a minute, after a burst of SEARCH_BURST; beyond it 429 with "
+                    "Retry-After, before any database work (app/web/budget.py).")
+    search_burst: int = Field(default=15, ge=0, le=100_000,
+                              description="Searches past the rate a player may ask for at "
+                                          "once (as nginx's limit_req burst).")
+    games_per_minute: int = Field(
+        default=20, ge=1, le=6000,
+        description="New games a player may start a minute (any route that starts one), "
+                    "after a burst of GAME_BURST.")
+    game_burst: int = Field(default=20, ge=0, le=100_000,
+                            description="New games past the rate a player may start at once.")
+    transfers_per_minute: int = Field(
+        default=6, ge=1, le=6000,
+        description="Imports and exports of statistics a player may make a minute, after a "
+                    "burst of TRANSFER_BURST.")
+    transfer_burst: int = Field(default=6, ge=0, le=100_000,
+                                description="Imports and exports past the rate a player may "
+                                            "make at once.")
+    # An address's budgets: the shipped nginx's limit_req zones (deploy/pyramid.conf.template),
+    # so behind it nginx refuses first and, served directly, the app holds the same line.
+    address_searches_per_second: float = Field(
+        default=20, gt=0, le=10_000,
+        description="The searches of all the players behind one address a second, after a "
+                    "burst of ADDRESS_SEARCH_BURST: a shared address (a school, a carrier's "
+                    "NAT) has room for many players, and fresh cookies buy nothing.")
+    address_search_burst: int = Field(default=200, ge=0, le=100_000,
+                                      description="Searches past the rate one address may ask "
+                                                  "for at once.")
+    address_games_per_second: float = Field(
+        default=10, gt=0, le=10_000,
+        description="New games one address may start a second, after ADDRESS_GAME_BURST.")
+    address_game_burst: int = Field(default=200, ge=0, le=100_000,
+                                    description="New games past the rate one address may start "
+                                                "at once.")
+    address_transfers_per_second: float = Field(
+        default=1, gt=0, le=10_000,
+        description="Imports and exports one address may make a second, after "
+                    "ADDRESS_TRANSFER_BURST.")
+    address_transfer_burst: int = Field(default=20, ge=0, le=100_000,
+                                        description="Imports and exports past the rate one "
+                                                    "address may make at once.")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,
@@ -267,6 +311,18 @@ class Settings(BaseSettings):
     def import_max_bytes(self) -> int:
         """IMPORT_MAX_MB in bytes (nginx's ``8m`` is 8 MiB too)."""
         return self.import_max_mb * 1024 * 1024
+
+    @property
+    def budgets(self) -> dict[str, tuple[tuple[float, int], tuple[float, int]]]:
+        """Each costly kind of request's budgets, (per second, burst), for one player and for
+        one address."""
+        return {
+            "search": ((self.searches_per_minute / 60, self.search_burst),
+                       (self.address_searches_per_second, self.address_search_burst)),
+            "game": ((self.games_per_minute / 60, self.game_burst),
+                     (self.address_games_per_second, self.address_game_burst)),
+            "transfer": ((self.transfers_per_minute / 60, self.transfer_burst),
+                         (self.address_transfers_per_second, self.address_transfer_burst))}
 
     @property
     def is_sqlite(self) -> bool:

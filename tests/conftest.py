@@ -84,6 +84,12 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+UNSPENT_BUDGETS = {f"{whose}{kind}_burst": 100_000 for whose in ("", "address_")
+                   for kind in ("search", "game", "transfer")}
+"""Budgets no test spends by playing fast (tests/web/test_budget.py sets its own)."""
+
+
 def make_settings(url: str, **overrides) -> Settings:
-    values = {"database_url": url, "environment": "test", "secret_key": SECRET, **overrides}
+    values = {"database_url": url, "environment": "test", "secret_key": SECRET,
+              **UNSPENT_BUDGETS, **overrides}
     return Settings(_env_file=None, **values)

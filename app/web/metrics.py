@@ -90,7 +90,12 @@ solver_search_duration = Histogram(
     ("kind",), buckets=SEARCH_BUCKETS, registry=REGISTRY)
 solver_refused = Counter(
     "pyramid_solver_refused", "Searches refused with 429: the player's previous one still "
-    "running (player), or the queue full (full).", ("reason",), registry=REGISTRY)
+    "running (player), the queue full (full), or the address's share of it taken (address).",
+    ("reason",), registry=REGISTRY)
+budget_refused = Counter(
+    "pyramid_budget_refused", "Requests refused with 429 before any work, their player's or "
+    "address's budget spent (app/web/budget.py): search, game or transfer.", ("kind",),
+    registry=REGISTRY)
 solver_node_limit_hits = Counter(
     "pyramid_solver_node_limit_hits", "Searches that stopped at their node limit without a "
     "verdict (answered 'can't tell yet'): solve, or analysis.", ("kind",), registry=REGISTRY)

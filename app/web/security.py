@@ -82,11 +82,12 @@ def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
 
 
 # --- refusals -------------------------------------------------------------------------------
-async def refuse(scope: Scope, send: Send, status: int, title: str, message: str) -> None:
+async def refuse(scope: Scope, send: Send, status: int, title: str, message: str,
+                 headers: list[tuple[bytes, bytes]] | None = None) -> None:
     """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
     short page (no template: the app, and its error page, never ran). ``title`` and
     ``message`` are in the request's language (``LanguageMiddleware`` is outside the guards),
-    and so is the page."""
+    and so is the page. ``headers`` are added to the answer's (a 429's Retry-After)."""
     if is_api(scope):
         body = json.dumps({"detail": message, "errors": []}).encode()
         content_type = b"application/json"
@@ -102,7 +103,8 @@ async def refuse(scope: Scope, send: Send, status: int, title: str, message: str
             "</html>\n"
         ).encode()
         content_type = b"text/html; charset=utf-8"
-    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode()),
+               *(headers or [])]
     if status == 408:  # a client too slow to send a body is not kept waiting on
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -7,7 +7,10 @@ lines, deal verdicts), so that searches never starve the site.
   CPU before any search.
 - **A bounded, fair queue.** A player has one search queued or running at a time; players are
   served in turn (round robin); beyond ``capacity`` waiting searches the answer is "busy" with
-  a ``Retry-After`` worked out from the queue and the searches' recent durations.
+  a ``Retry-After`` worked out from the queue and the searches' recent durations. One address
+  holds at most ``per_address`` of the queue (three quarters), so however many cookies it
+  brings, another address's player still gets in; and a client without a cookie (a new player
+  at each request) queues as its address, one line for all its requests (``budget``).
 - **Each search once.** A position's solve is kept (``SolvedPositions``, bounded), so everyone
   playing the deal of the day asks about its early positions for the price of one search; an
   ended game's analysis too.
@@ -38,6 +41,7 @@ from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
 from app.web import actions, metrics
+from app.web.budget import current_client
 from app.web.i18n import gettext as _
 from app.web.threads import in_thread
 
@@ -73,10 +77,11 @@ class SolverBusy(RuntimeError):
 
 
 class _Job:
-    __slots__ = ("args", "future", "player_id", "work")
+    __slots__ = ("address", "args", "future", "player_id", "work")
 
-    def __init__(self, player_id: str, work: Callable[..., Any], args: tuple) -> None:
-        self.player_id, self.work, self.args = player_id, work, args
+    def __init__(self, player_id: str, work: Callable[..., Any], args: tuple,
+                 address: str | None) -> None:
+        self.player_id, self.work, self.args, self.address = player_id, work, args, address
         self.future: Future = Future()
 
 
@@ -86,6 +91,9 @@ class SolverQueue:
     def __init__(self, workers: int | None = None, capacity: int | None = None) -> None:
         self.workers = workers or default_workers()
         self.capacity = capacity or QUEUE_PER_THREAD * self.workers
+        self.per_address = max(1, self.capacity * 3 // 4)
+        """Searches one address may have waiting or running: room is left for others."""
+        self._by_address: dict[str, int] = {}
         self._lock = threading.Condition()
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._busy_players: set[str] = set()  # queued or running
@@ -95,6 +103,12 @@ class SolverQueue:
 
     # --- asking ---------------------------------------------------------------------------
     def submit(self, player_id: str, work: Callable[..., T], *args: Any) -> Future:
+        """Queue ``work(*args)`` for ``player_id``, from the current request's address (none
+        outside a request); a client without a cookie is queued as its address."""
+        client = current_client.get()
+        address = client.address if client is not None else None
+        if client is not None and client.new_player and player_id == client.player_id:
+            player_id = f"address:{address}"
         with self._lock:
             if player_id in self._busy_players:
                 metrics.solver_refused.labels("player").inc()
@@ -104,7 +118,13 @@ class SolverQueue:
                 metrics.solver_refused.labels("full").inc()
                 raise SolverBusy(_("The solver is busy right now: try again in a moment."),
                                  self._retry_after())
-            job = _Job(player_id, work, args)
+            if address is not None and self._by_address.get(address, 0) >= self.per_address:
+                metrics.solver_refused.labels("address").inc()
+                raise SolverBusy(_("The solver is busy right now: try again in a moment."),
+                                 self._retry_after())
+            job = _Job(player_id, work, args, address)
+            if address is not None:
+                self._by_address[address] = self._by_address.get(address, 0) + 1
             self._queues.setdefault(player_id, deque()).append(job)
             self._busy_players.add(player_id)
             self._waiting += 1
@@ -170,6 +190,10 @@ class SolverQueue:
                 if job.player_id not in self._queues:
                     # Free before answering: the player's next request may follow at once.
                     self._busy_players.discard(job.player_id)
+                if job.address is not None:
+                    left = self._by_address.pop(job.address) - 1
+                    if left:
+                        self._by_address[job.address] = left
             if running:
                 if error is None:
                     job.future.set_result(result)

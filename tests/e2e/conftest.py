@@ -107,7 +107,10 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.env = {**os.environ, "DATABASE_URL": database_url, "ENVIRONMENT": "test",
-                    "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789"}
+                    "SECRET_KEY": "e2e-secret-key-for-tests-only-0123456789",
+                    # A browser test plays faster than a player (tests/web/test_budget.py).
+                    **{f"{whose}{kind}_BURST": "100000" for whose in ("", "ADDRESS_")
+                       for kind in ("SEARCH", "GAME", "TRANSFER")}}
 
     def migrate(self) -> None:
         subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=self.env,

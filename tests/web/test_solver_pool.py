@@ -70,7 +70,8 @@ def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
     gate, started, outwaited = threading.Event(), threading.Event(), [0]
     monkeypatch.setattr(solving, "_advice",
                         held_advice(gate, running, peak, lock, started, outwaited))
-    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", solving.SolverQueue(workers=2, capacity=16))
+    queue = solving.SolverQueue(workers=2, capacity=16)
+    monkeypatch.setattr(solving, "QUEUE_OF_SEARCHES", queue)
     # One client, so one event loop as in a server process; 41 players by their cookies.
     with TestClient(app) as client:
         games = [client.post("/api/games", json={"deal": 617},
@@ -89,7 +90,8 @@ def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
     codes = [a.status_code for a in answers]
     assert health == [200] * 20 and moves == [200] * 5
     assert outwaited == [0]  # answered while the searches held: nothing waited for them
-    assert set(codes) <= {200, 429} and codes.count(200) >= 16, codes
+    # All forty come from one address, which may hold its share of the queue (issue 34).
+    assert set(codes) <= {200, 429} and codes.count(200) >= queue.per_address == 12, codes
     assert peak[0] <= 2  # never more searches at once than the queue's threads
     for answer in answers:
         if answer.status_code == 429:
