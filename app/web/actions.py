@@ -149,6 +149,21 @@ class Applied:
     undone: tuple[Move, ...]
 
 
+def _play_steps(game: Game, steps: list[Step]) -> list[Move]:
+    """Play ``steps`` (moves, or UNDO) on ``game``; returns the moves undone. Raises
+    BatchRefused with the number of the first step the engine refuses."""
+    undone: list[Move] = []
+    for number, step in enumerate(steps, start=1):
+        try:
+            if step == UNDO:
+                undone.append(game.undo())
+            else:
+                game.play(step)  # type: ignore[arg-type]
+        except IllegalMove as exc:
+            raise BatchRefused(number, step, str(exc)) from None
+    return undone
+
+
 def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_version: int,
           input_id: str | None, untimed_elapsed: int | None = None) -> Applied:
     """Play a batch of board inputs in order, on the version they were made on, and save them
@@ -161,15 +176,7 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_vers
     VersionMismatch or GameConflict when the version is not the one stored."""
     _check(loaded, expected_version)
     game = loaded.game.copy()
-    undone: list[Move] = []
-    for number, step in enumerate(steps, start=1):
-        try:
-            if step == UNDO:
-                undone.append(game.undo())
-            else:
-                game.play(step)  # type: ignore[arg-type]
-        except IllegalMove as exc:
-            raise BatchRefused(number, step, str(exc)) from None
+    undone = _play_steps(game, steps)
     loaded.game = game
     _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
            untimed_elapsed=untimed_elapsed)
@@ -292,15 +299,7 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
     when a copy of this batch (a retried sync, twenty at once) stored its game first: the
     caller answers with that game, so the batch is played once."""
     game = Game(deal, variant.goal, variant.passes)
-    undone: list[Move] = []
-    for number, step in enumerate(steps, start=1):
-        try:
-            if step == UNDO:
-                undone.append(game.undo())
-            else:
-                game.play(step)  # type: ignore[arg-type]
-        except IllegalMove as exc:
-            raise BatchRefused(number, step, str(exc)) from None
+    undone = _play_steps(game, steps)
 
     def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)

@@ -7,6 +7,8 @@ its browser-like clients, ``hardened`` is the app with routes that fail on purpo
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 from collections.abc import Iterator
 
@@ -16,6 +18,7 @@ from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
+from app.logs import JsonFormatter, StampRequest
 from app.main import create_app
 from app.web.links import absolute_url
 from tests.conftest import make_settings
@@ -86,3 +89,33 @@ def fresh(hardened):
     """A client that has never loaded a page: no player cookie yet."""
     with TestClient(hardened, raise_server_exceptions=False) as client:
         yield client
+
+
+# --- the log lines a request writes (tests/web/test_logs.py, test_small_findings.py) ---------
+class Capture(logging.Handler):
+    """Records of every logger, formatted as the image formats them (JSON)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.addFilter(StampRequest())
+        self.setFormatter(JsonFormatter())
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.name.startswith("httpx"):  # the test client's own lines
+            self.lines.append(self.format(record))
+
+    def entries(self) -> list[dict]:
+        return [json.loads(line) for line in self.lines]
+
+
+@pytest.fixture
+def captured() -> Capture:
+    handler = Capture()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    yield handler
+    root.removeHandler(handler)
+    root.setLevel(level)

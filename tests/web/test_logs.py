@@ -11,7 +11,6 @@ import logging.config
 import re
 import sys
 
-import pytest
 from fastapi.testclient import TestClient
 
 from app.logs import (
@@ -24,35 +23,6 @@ from app.logs import (
     loggable_path,
     logging_config,
 )
-
-
-class Capture(logging.Handler):
-    """Records of every logger, formatted as the image formats them (JSON)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.addFilter(StampRequest())
-        self.setFormatter(JsonFormatter())
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if not record.name.startswith("httpx"):  # the test client's own lines
-            self.lines.append(self.format(record))
-
-    def entries(self) -> list[dict]:
-        return [json.loads(line) for line in self.lines]
-
-
-@pytest.fixture
-def captured() -> Capture:
-    handler = Capture()
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    yield handler
-    root.removeHandler(handler)
-    root.setLevel(level)
 
 
 def test_a_json_line_keeps_a_traceback_whole_in_one_line():

@@ -4,7 +4,6 @@ error, and ``Cache-Control: no-store`` on what must not be kept."""
 
 from __future__ import annotations
 
-import logging
 import re
 import socket
 import sqlite3
@@ -25,7 +24,6 @@ from app.web.observe import flatten
 from tests.conftest import make_settings
 
 from .conftest import add_test_routes, browser_like
-from .test_logs import Capture
 from .test_transfers import wait_for
 
 
@@ -198,18 +196,6 @@ def test_a_damaged_database_file_is_a_fault_the_operator_sees_and_takes_no_write
 
 
 # --- one log line per error -----------------------------------------------------------------------
-@pytest.fixture
-def captured():
-    handler = Capture()
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    yield handler
-    root.removeHandler(handler)
-    root.setLevel(level)
-
-
 @pytest.fixture
 def failing(sqlite_url):
     """The app with routes that fail on purpose, two of them the same way."""
