@@ -107,27 +107,6 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
                                       game.status.value).inc()
 
 
-def play(session: Session, loaded: LoadedGame, move: Move,
-         expected_version: int | None = None) -> LoadedGame:
-    """Play ``move``; raises IllegalMove (nothing saved), VersionMismatch or GameConflict."""
-    _check(loaded, expected_version)
-    loaded.game.play(move)
-    _saved(session, loaded, expected_version)
-    metrics.moves.inc()
-    return loaded
-
-
-def undo(session: Session, loaded: LoadedGame,
-         expected_version: int | None = None) -> Move:
-    """Take back the last move while the game goes on. An ended game's result is final, so
-    there is no undo after a win, a loss or leaving the game ("Play again" replays the deal)."""
-    _check(loaded, expected_version)
-    move = loaded.game.undo()
-    _saved(session, loaded, expected_version, undos=1)
-    metrics.undos.inc()
-    return move
-
-
 UNDO = "undo"
 """A step of a batch that takes back the last move."""
 Step = Move | str
@@ -164,17 +143,23 @@ def _play_steps(game: Game, steps: list[Step]) -> list[Move]:
     return undone
 
 
-def apply(session: Session, loaded: LoadedGame, steps: list[Step], expected_version: int,
-          input_id: str | None, untimed_elapsed: int | None = None) -> Applied:
-    """Play a batch of board inputs in order, on the version they were made on, and save them
-    at once; all of them or none. ``untimed_elapsed``: the batch was made without network
-    (``save_position``).
+def apply(session: Session, loaded: LoadedGame, steps: list[Step],
+          expected_version: int | None = None, input_id: str | None = None,
+          untimed_elapsed: int | None = None) -> Applied:
+    """Play ``steps`` (moves, or UNDO) in order and save them at once, all of them or none:
+    every input that changes a game comes here (a click, an action, the board's script's
+    batch, the API's move or undo). ``expected_version``: the version the input was made on
+    (None: whatever is stored). ``input_id``: the batch's id, so that a batch sent again is
+    recognised. ``untimed_elapsed``: the steps were made without network (``save_position``).
+    No steps: the checks alone (a click that only selects a card).
 
-    Raises BatchRefused, saving nothing, when the engine refuses a step: a batch is what the
-    page played with its own engine, so a refusal means the two saw different games, and
-    half of it would be a game nobody played. Raises IllegalMove when the game has ended,
-    VersionMismatch or GameConflict when the version is not the one stored."""
+    Raises BatchRefused, saving nothing, when the engine refuses a step (half a batch would be
+    a game nobody played); IllegalMove when the game has ended; VersionMismatch or
+    GameConflict when the version is not the one stored. There is no undo after a win, a loss
+    or leaving the game: an ended game's result is final ("Play again" replays the deal)."""
     _check(loaded, expected_version)
+    if not steps:
+        return Applied((), ())
     game = loaded.game.copy()
     undone = _play_steps(game, steps)
     loaded.game = game

@@ -333,7 +333,7 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
         try:
             with refusals_as_http():
                 chosen = Move.from_dict(body.model_dump(exclude_none=True))
-                actions.play(session, owned, chosen, expected_version=version)
+                actions.apply(session, owned, [chosen], expected_version=version)
             results.remember_par(request, owned)
         except actions.VersionMismatch:
             return precondition_failed(session, owned)
@@ -352,7 +352,8 @@ async def undo(request: Request, game_id: str, session: SessionDep, response: Re
         owned = owned_game(request, get_loaded_game(request, game_id, session), player_id)
         try:
             with refusals_as_http():
-                actions.undo(session, owned, expected_version=expected_version(if_match))
+                actions.apply(session, owned, [actions.UNDO],
+                              expected_version=expected_version(if_match))
         except actions.VersionMismatch:
             return precondition_failed(session, owned)
         return with_etag(response, owned)

@@ -15,11 +15,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine import IllegalMove
-from app.store import GameConflict
 from app.web import actions, notice, solving
-from app.web.boardinput import BoardInputDep, give_hint, take_input
-from app.web.boardpage import NO_STORE, answer, conflict, refusal, render_board, took_back
+from app.web.boardinput import BoardInput, BoardInputDep, give_hint, take_input
+from app.web.boardpage import NO_STORE, render_board
 from app.web.csrf import require_csrf
 from app.web.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.errors import PageError
@@ -62,13 +60,9 @@ def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
 @router.post("/games/{game_id}/undo", name="undo")
 def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
          version: VersionField = None) -> Response:
-    try:
-        move = actions.undo(session, loaded, expected_version=version)
-    except IllegalMove as exc:
-        return answer(request, loaded, player_id, refusal(str(exc)))
-    except GameConflict as exc:
-        return conflict(request, session, loaded, player_id, exc)
-    return answer(request, loaded, player_id, took_back(move))
+    """Take back the last move: the board's input ``undo``, played as any other."""
+    return take_input(request, session, player_id, loaded,
+                      BoardInput(action=actions.UNDO, version=version))
 
 
 @router.post("/games/{game_id}/hint", name="hint")

@@ -15,10 +15,10 @@ from typing import Annotated
 from fastapi import Depends, Form, Request
 from fastapi.responses import Response
 
-from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError, game_over
+from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError
 from app.store import GameConflict, LoadedGame, reload
 from app.web import actions, results, solving
-from app.web.boardpage import answer, conflict, refusal, render_board, took_back
+from app.web.boardpage import answer, conflict_message, refusal, render_board, took_back
 from app.web.htmx import wants_json
 from app.web.i18n import gettext as _
 from app.web.notice import Notice
@@ -60,7 +60,9 @@ def read_click(game: Game, selected: str | None, card: str | None) -> Move | Not
                     card=clicked.symbol), selected=clicked.name)
 
 
-def read_action(action: str) -> Move | Notice:
+def read_action(action: str) -> actions.Step | Notice:
+    if action == actions.UNDO:
+        return actions.UNDO
     make = ACTIONS.get(action)
     if make is None:
         # TRANSLATORS: %(action)s is what the form sent, quoted.
@@ -96,11 +98,12 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
 
 
 def said_of(done: actions.Applied, game: Game) -> Notice:
-    """What a batch did: its last step."""
+    """What the steps did: their last one (a removal's cards fade out where they were)."""
     last = done.steps[-1]
     if last == actions.UNDO:
         return took_back(done.undone[-1])
-    return Notice(describe_played(last, game))  # type: ignore[arg-type]
+    move: Move = last  # type: ignore[assignment]
+    return Notice(describe_played(move, game), removed=tuple(c.name for c in move.cards))
 
 
 def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
@@ -114,53 +117,20 @@ def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
 
 
 def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
-                input_id: str | None) -> Response:
-    """A batch made on another version than the stored one. Sent again after its answer was
-    lost, it finds itself applied and gets the board as it is (200). Otherwise the board as
-    stored now (409), and whose doing that was: this tab's own earlier input, or another tab."""
+                input_id: str | None, exc: GameConflict) -> Response:
+    """An input made on another version than the stored one. A batch sent again after its
+    answer was lost finds itself applied and gets the board as it is (200). Otherwise the
+    board as stored now (409), and whose doing that was: this tab's own earlier batch, or
+    another tab."""
     fresh = reload(session, loaded)
     last = fresh.record.last_input
     if input_id is not None and last == input_id:
         return render_board(request, fresh, player_id)
     mine = input_id is not None and last is not None and (
         last.split(":", 1)[0] == input_id.split(":", 1)[0])
-    message = str(actions.OWN_EARLIER_INPUT) if mine else str(actions.VersionMismatch())
+    message = str(actions.OWN_EARLIER_INPUT) if mine else conflict_message(exc)
     return render_board(request, fresh, player_id, Notice(message, refused=True),
                         status_code=409)
-
-
-def play_batch(request: Request, session, player_id: str, loaded: LoadedGame, text: str,
-               version: int | None, input_id: str | None,
-               untimed_elapsed: int | None = None) -> Response:
-    """The board's script sends the inputs made while an answer was on its way together, all
-    made on one version: they are played in order, up to the first the engine refuses.
-
-    The script has played each of them with its own engine first: a step the server's engine
-    refuses means the two engines disagree (the shared suite is there so that they never do),
-    and is logged as an error; the answer's moves redraw the page as the server holds it."""
-    if version is None:
-        return answer(request, loaded, player_id,
-                      Notice(_("A batch of inputs says which version of the game it was made "
-                               "on."), refused=True), status_code=422)
-    if version != loaded.version:
-        return out_of_step(request, session, loaded, player_id, input_id)
-    steps = read_steps(text)
-    if isinstance(steps, Notice):
-        return answer(request, loaded, player_id, steps, status_code=422)
-    try:
-        done = actions.apply(session, loaded, steps, version, input_id, untimed_elapsed)
-        results.remember_par(request, loaded)
-    except actions.BatchRefused as exc:
-        if wants_json(request):
-            log.error("The page's engine and the server's disagree: game %s, step %d of batch "
-                      "%s (%s): %s", loaded.record.id, exc.number, input_id, exc.step, exc.why)
-        return answer(request, loaded, player_id, refused_batch(exc, len(steps)),
-                      status_code=422)
-    except IllegalMove as exc:
-        return answer(request, loaded, player_id, refusal(str(exc)), status_code=422)
-    except GameConflict:
-        return out_of_step(request, session, loaded, player_id, input_id)
-    return answer(request, loaded, player_id, said_of(done, loaded.game))
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,35 +167,83 @@ def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
 BoardInputDep = Annotated[BoardInput, Depends(board_input)]
 
 
+class Unread(Exception):
+    """An input that is no move: what to tell the player, and the status (422 for a malformed
+    batch or request; 200 for a click the board answers with words)."""
+
+    def __init__(self, said: Notice, status_code: int = 422) -> None:
+        super().__init__(said.message)
+        self.said, self.status_code = said, status_code
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A board input as steps for ``actions.apply``: none for a click that only selects a card
+    or that the board answers at once (``said``), one for a click or an action, the script's
+    whole batch."""
+
+    steps: list[actions.Step]
+    said: Notice | None = None
+    batch: bool = False
+
+
+def read_input(game: Game, sent: BoardInput, *, script: bool = False) -> Read:
+    """Every shape of board input as one list of steps; raises Unread for what is no input
+    (``script``: the board's script asked, which always sends something)."""
+    if sent.moves is not None:
+        if sent.version is None:
+            raise Unread(Notice(_("A batch of inputs says which version of the game it was "
+                                  "made on."), refused=True))
+        steps = read_steps(sent.moves)
+        if isinstance(steps, Notice):
+            raise Unread(steps)
+        return Read(steps, batch=True)
+    if sent.action is not None:
+        step = read_action(sent.action)
+    elif sent.card is None and script:
+        raise Unread(Notice(_("Nothing was sent: a card, an action or a batch of moves."),
+                            refused=True))
+    else:
+        step = read_click(game, sent.selected, sent.card)
+    return Read([], said=step) if isinstance(step, Notice) else Read([step])
+
+
 def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
                sent: BoardInput) -> Response:
-    card, selected, action, version = sent.card, sent.selected, sent.action, sent.version
-    if card is None and action is None and sent.moves is None and wants_json(request):
-        return answer(request, loaded, player_id, Notice(
-            _("Nothing was sent: a card, an action or a batch of moves."), refused=True),
-            status_code=422)
-    if sent.moves is not None:
-        return play_batch(request, session, player_id, loaded, sent.moves, version,
-                          sent.input_id, sent.untimed_elapsed)
-    if version is not None and version != loaded.version:
-        return conflict(request, session, loaded, player_id, actions.VersionMismatch())
-    status = loaded.record.status
-    if status.ended:
-        return answer(request, loaded, player_id,
-                      refusal(game_over(status, loaded.game.outcome())))
-    read = read_action(action) if action else read_click(loaded.game, selected, card)
-    if isinstance(read, Notice):
-        return answer(request, loaded, player_id, read)
+    """The one way a board input is played: read into steps, applied by ``actions.apply``
+    (which checks the version and that the game goes on), answered by ``answer`` (the
+    script's data, htmx's fragment, or 303 back to the board)."""
     try:
-        actions.play(session, loaded, read, expected_version=version)
-        results.remember_par(request, loaded)
-    except IllegalMove as exc:
-        return answer(request, loaded, player_id, refusal(str(exc), read.cards))
+        read = read_input(loaded.game, sent, script=wants_json(request))
+    except Unread as exc:
+        return answer(request, loaded, player_id, exc.said, status_code=exc.status_code)
+    try:
+        done = actions.apply(session, loaded, read.steps, sent.version, sent.input_id,
+                             sent.untimed_elapsed)
+    except actions.BatchRefused as exc:
+        return refused(request, loaded, player_id, exc, read)
     except GameConflict as exc:
-        return conflict(request, session, loaded, player_id, exc)
-    return answer(request, loaded, player_id,
-                  Notice(describe_played(read, loaded.game),
-                         removed=tuple(c.name for c in read.cards)))
+        return out_of_step(request, session, loaded, player_id, sent.input_id, exc)
+    except IllegalMove as exc:  # the game is over
+        return answer(request, loaded, player_id, refusal(str(exc)),
+                      status_code=422 if read.batch else 200)
+    results.remember_par(request, loaded)
+    said = read.said or said_of(done, loaded.game)
+    return answer(request, loaded, player_id, said)
+
+
+def refused(request: Request, loaded: LoadedGame, player_id: str, exc: actions.BatchRefused,
+            read: Read) -> Response:
+    """A step the engine refused, nothing played: a click's refusal is words on the board
+    (its cards shake); a batch's is 422, the two engines having disagreed (logged)."""
+    if not read.batch:
+        cards = exc.step.cards if isinstance(exc.step, Move) else ()
+        return answer(request, loaded, player_id, refusal(exc.why, cards))
+    if wants_json(request):
+        log.error("The page's engine and the server's disagree: game %s, step %d (%s): %s",
+                  loaded.record.id, exc.number, exc.step, exc.why)
+    return answer(request, loaded, player_id, refused_batch(exc, len(read.steps)),
+                  status_code=422)
 
 
 async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 
 from app.engine import Card, Move, Op
 from app.odds import today_utc
-from app.store import GameConflict, LoadedGame, elapsed_seconds, reload
+from app.store import GameConflict, LoadedGame, elapsed_seconds
 from app.web import notice, results
 from app.web.boarddata import answer_data, page_data
 from app.web.htmx import is_htmx, see_other, wants_json
@@ -149,13 +149,6 @@ def conflict_message(exc: GameConflict) -> str:
     written in it already)."""
     said = str(exc)
     return str(STORE_CONFLICTS.get(said, said))
-
-
-def conflict(request: Request, session, loaded: LoadedGame, player_id: str,
-             exc: GameConflict) -> Response:
-    """The board as stored now, after an input made on an older board: 409, and no move."""
-    return render_board(request, reload(session, loaded), player_id,
-                        Notice(conflict_message(exc), refused=True), status_code=409)
 
 
 def refusal(why: str, cards: tuple[Card, ...] = ()) -> Notice:

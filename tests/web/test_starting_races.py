@@ -57,7 +57,7 @@ def played_game(db: Database, player: str, deal: int) -> str:
     """A game of ``player`` in progress with one move."""
     with db.sessions() as session:
         record = actions.start(session, player, Deal.from_number(deal), DEFAULT_VARIANT)
-        actions.play(session, load(session, record.id), Move.draw())
+        actions.apply(session, load(session, record.id), [Move.draw()])
         return record.id
 
 
