@@ -263,6 +263,19 @@ def too_busy(exc: solving.SolverBusy) -> HTTPException:
     return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
 
 
+def played(request: Request, session, response: Response, owned: LoadedGame,
+           steps: list[actions.Step], version: int | None) -> Any:
+    """``steps`` played by ``actions.apply``, as the board's inputs are: the game as it is
+    now with its ETag, 412 on another version, 422 or 409 for the refusals."""
+    try:
+        with refusals_as_http():
+            actions.apply(session, owned, steps, expected_version=version)
+        results.remember_par(request, owned)
+    except actions.VersionMismatch:
+        return precondition_failed(session, owned)
+    return with_etag(response, owned)
+
+
 def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
     """412: the game as it is now, with its ETag, so the client can decide again."""
     loaded = reload(session, stale)
@@ -327,17 +340,12 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
     raw = await request.body()
 
     def play() -> Any:
-        loaded = found if found is not None else get_loaded_game(request, game_id, session)
+        owned = owned_game(request, found or get_loaded_game(request, game_id, session),
+                           player_id)
         body = move_body(raw)
-        owned = owned_game(request, loaded, player_id)
-        try:
-            with refusals_as_http():
-                chosen = Move.from_dict(body.model_dump(exclude_none=True))
-                actions.apply(session, owned, [chosen], expected_version=version)
-            results.remember_par(request, owned)
-        except actions.VersionMismatch:
-            return precondition_failed(session, owned)
-        return with_etag(response, owned)
+        with refusals_as_http():
+            chosen = Move.from_dict(body.model_dump(exclude_none=True))
+        return played(request, session, response, owned, [chosen], version)
 
     return await in_one_hop(session, play)
 
@@ -350,13 +358,8 @@ async def undo(request: Request, game_id: str, session: SessionDep, response: Re
 
     def take_back() -> Any:
         owned = owned_game(request, get_loaded_game(request, game_id, session), player_id)
-        try:
-            with refusals_as_http():
-                actions.apply(session, owned, [actions.UNDO],
-                              expected_version=expected_version(if_match))
-        except actions.VersionMismatch:
-            return precondition_failed(session, owned)
-        return with_etag(response, owned)
+        return played(request, session, response, owned, [actions.UNDO],
+                      expected_version(if_match))
 
     return await in_one_hop(session, take_back)
 

@@ -10,11 +10,13 @@ board as it is), never applied to a position the player has not seen.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.engine.analysis import Analysis
+from app.store import LoadedGame
 from app.web import actions, notice, solving
 from app.web.boardinput import BoardInput, BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, render_board
@@ -90,17 +92,24 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
         found, busy = None, str(exc)
-    moves = loaded.game.moves
-    lost_move = (moves[found.lost_at - 1]
-                 if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
-    drawn = drawn_by(loaded.game, found.lost_at) if lost_move else None
-    better = found.better_move if found else None
-    context = {"record": record, "game": loaded.game, "found": found, "busy": busy,
-               "lost_move": say_move(lost_move, drawn) if lost_move else None,
-               "lost_move_text": describe_step(lost_move, drawn) if lost_move else None,
-               "better": say_move(better) if better else None,
-               # The coach's sentence whole: "Removing K♠ instead would have kept the win."
-               "kept_the_win": kept_the_win(better) if better else None,
-               "ended": record.status.ended, "mine": record.player_id == player_id}
+    context = {**analysis_context(loaded, found), "busy": busy,
+               "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "analysis.html", context, **blocks)
+
+
+def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:
+    """The analysis page's words: the move that lost the game and the one that would have
+    kept the win, as the coach says them."""
+    record, moves = loaded.record, loaded.game.moves
+    lost_move = (moves[found.lost_at - 1]
+                 if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
+    drawn = drawn_by(loaded.game, found.lost_at) if found and lost_move else None
+    better = found.better_move if found else None
+    return {"record": record, "game": loaded.game, "found": found,
+            "lost_move": say_move(lost_move, drawn) if lost_move else None,
+            "lost_move_text": describe_step(lost_move, drawn) if lost_move else None,
+            "better": say_move(better) if better else None,
+            # The coach's sentence whole: "Removing K♠ instead would have kept the win."
+            "kept_the_win": kept_the_win(better) if better else None,
+            "ended": record.status.ended}

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import Response
 
 from app import odds
-from app.engine import Deal
+from app.engine import Deal, Variant
 from app.store import won_daily
 from app.web import actions, starting
 from app.web.boardinput import BoardInputDep, give_hint, take_input
@@ -78,24 +78,27 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
                 "calendar_url": calendar_path(request, variant, drawn_for)},
                 headers=NO_STORE)
     query = {**rules_query(variant), "day": drawn_for.isoformat()}
-    rules = variant_label(variant)
-    if late is None:
-        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
-        # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
-        label = _("the deal of the day (%(rules)s)", rules=rules)
-    else:
-        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
-        # "start"; %(day)s is a date, as in "4 March 2026".
-        label = _("the deal of %(day)s, played late (%(rules)s)",
-                  day=format_day(drawn_for, "long"), rules=rules)
     return shown(request, session, player_id,
                  deal=Deal.from_number(odds.daily_deal(drawn_for, variant)), variant=variant,
                  urls=BoardUrls(play=path_for(request, "daily_play", query=query),
                                 hint=path_for(request, "daily_hint", query=query)),
                  start=path_for(request, "daily_start"), fields=query,
-                 starting=label, daily=on_time,
+                 starting=daily_phrase(variant, late), daily=on_time,
                  extras={"calendar_url": calendar_path(request, variant, drawn_for),
                          "late_daily": late})
+
+
+def daily_phrase(variant: Variant, late: date | None) -> str:
+    """How the question before abandoning a game names the deal of the day (or of ``late``)."""
+    rules = variant_label(variant)
+    if late is None:
+        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+        # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
+        return _("the deal of the day (%(rules)s)", rules=rules)
+    # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
+    # "start"; %(day)s is a date, as in "4 March 2026".
+    return _("the deal of %(day)s, played late (%(rules)s)",
+             day=format_day(late, "long"), rules=rules)
 
 
 @router.post("/daily/play", name="daily_play")

@@ -175,44 +175,55 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
     six, in the order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
     Verdicts from the committed data where they cover the deal (deals 1 to 100,000 or more, as
-    ``/api/odds`` says per rule set: no search,
-    ``moves`` null; ``par`` and ``difficulty`` from the committed difficulty data where it
+    ``/api/odds`` says per rule set: no search, ``moves`` null; ``par`` and ``difficulty`` from the committed difficulty data where it
     covers the deal, else ``par`` once someone's win found it), else from a kept verdict,
     else searched in the solver's queue within its budget (``winnable`` null when the search
     could not tell yet; ``par`` searched with it, null when that search runs past the budget).
     Searched answers are kept only for a deal someone has played, so asking about any of the
     10^20 deal numbers stores nothing.
     """
-    answers: dict[Rules, Answer] = {}
     facts = {(v.goal, v.passes): odds.deal_facts(n, v) for v in VARIANTS}
-    for v in VARIANTS:
-        known = odds.known_verdict(n, v)
-        if known is not None:
-            found = facts[v.goal, v.passes]
-            answers[v.goal, v.passes] = (known, None, found.par if found else None)
     stored, played = await in_one_hop(
         session, lambda: (deal_verdicts(session, n), deal_was_played(session, n)))
-    for rules, verdict in stored.items():
-        if rules in answers:
-            answers[rules] = (*answers[rules][:2], answers[rules][2] or verdict.par)
-        elif verdict.settled_within(VERDICT_NODE_LIMIT):
-            answers[rules] = (verdict.winnable, verdict.moves, verdict.par)
+    answers = known_answers(n, facts, stored)
     missing = [(v.goal, v.passes) for v in VARIANTS if (v.goal, v.passes) not in answers]
     if missing:
-        try:
-            solved = await solving.QUEUE_OF_SEARCHES.run(searcher, solve_variants, n, missing)
-        except solving.SolverBusy as exc:
-            raise HTTPException(429, str(exc),
-                                headers={"Retry-After": str(exc.retry_after)}) from None
-        answers.update({rules: (won, moves, par_found)
-                        for rules, (won, moves, _, par_found) in solved.items()})
-        if played:
-            await in_one_hop(session, lambda: keep(session, n, solved))
+        answers.update(await searched(session, searcher, n, missing, keep_them=played))
     return [VariantVerdict(goal=v.goal, passes=v.passes, winnable=answers[v.goal, v.passes][0],
                            moves=answers[v.goal, v.passes][1], par=answers[v.goal, v.passes][2],
                            difficulty=(found.difficulty.value
                                        if (found := facts[v.goal, v.passes]) else None))
             for v in VARIANTS]
+
+
+async def searched(session, searcher: str, n: int, missing: list[Rules], *,
+                   keep_them: bool) -> dict[Rules, Answer]:
+    """Deal ``n`` searched under the ``missing`` rule sets, in the solver's queue (429 when it
+    is busy); kept when ``keep_them`` (a deal someone has played)."""
+    try:
+        solved = await solving.QUEUE_OF_SEARCHES.run(searcher, solve_variants, n, missing)
+    except solving.SolverBusy as exc:
+        raise HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from None
+    if keep_them:
+        await in_one_hop(session, lambda: keep(session, n, solved))
+    return {rules: (won, moves, par_found) for rules, (won, moves, _, par_found) in solved.items()}
+
+
+def known_answers(n: int, facts: dict, stored: dict) -> dict[Rules, Answer]:
+    """What is known of deal ``n`` without a search: the committed verdicts (with the
+    committed par, else a kept one), and kept verdicts settled within the budget."""
+    answers: dict[Rules, Answer] = {}
+    for v in VARIANTS:
+        known = odds.known_verdict(n, v)
+        if known is not None:
+            found = facts[v.goal, v.passes]
+            answers[v.goal, v.passes] = (known, None, found.par if found else None)
+    for rules, verdict in stored.items():
+        if rules in answers:
+            answers[rules] = (*answers[rules][:2], answers[rules][2] or verdict.par)
+        elif verdict.settled_within(VERDICT_NODE_LIMIT):
+            answers[rules] = (verdict.winnable, verdict.moves, verdict.par)
+    return answers
 
 
 def keep(session, number: int, solved: dict[Rules, Searched]) -> None:

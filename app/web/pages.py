@@ -19,18 +19,25 @@ from app.engine import (
     DEFAULT_VARIANT,
     MAX_DEAL_NUMBER,
     Deal,
-    DealError,
-    GameSetupError,
     Move,
     Variant,
 )
 from app.settings import PROJECT_DIR
 from app.store import (
     latest_unfinished,
-    remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, i18n, notice, preferences_page, results, rulestext, solving, starting
+from app.web import (
+    actions,
+    homeform,
+    i18n,
+    notice,
+    preferences_page,
+    results,
+    rulestext,
+    solving,
+    starting,
+)
 from app.web.boardinput import BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.csrf import require_csrf
@@ -61,7 +68,6 @@ from app.web.starting import (
 from app.web.templating import templates
 from app.web.threads import in_one_hop, in_thread
 from app.web.view import back_before
-from app.web.words import engine_sentence
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 # --- home ----------------------------------------------------------------------------------
@@ -91,62 +97,21 @@ def home(request: Request, session: SessionDep, player_id: PlayerDep) -> Respons
 
 @router.post("/games", name="new_game")
 def new_game(request: Request, session: SessionDep, settings: SettingsDep,
-             player_id: PlayerDep, goal: GoalField = None, passes: PassesField = None,
-             deal: Annotated[str | None, Form(max_length=200)] = None,
-             winnable_only: Annotated[str | None, Form(max_length=5)] = None,
-             difficulty: Annotated[str | None, Form(max_length=20)] = None,
-             confirm: ConfirmField = None) -> Response:
-    """Start a game from the home form (or the board's New game button: no deal = random;
-    with "Winnable deals only", a random deal the solver has proven winnable, of the chosen
-    difficulty; the form remembers both, and a form without a difficulty uses the last).
-    Only winnable deals have a difficulty: choosing one other than "any" asks for a winnable
-    deal of it, box ticked or not."""
+             player_id: PlayerDep, sent: homeform.SentDep) -> Response:
+    """Start a game from the home form (or the board's New game button), as ``homeform``
+    reads it; the player is asked first before a game in progress is abandoned."""
     chosen = preferences_page.current(request, session, player_id)
-    form = {"goal": goal or DEFAULT_VARIANT.goal.value,
-            "passes": passes or str(DEFAULT_VARIANT.passes),
-            "deal": deal or "", "winnable_only": "1" if winnable_only else "",
-            "difficulty": difficulty if difficulty is not None else chosen.difficulty}
     try:
-        variant = Variant(form["goal"], form["passes"])  # type: ignore[arg-type]
-        number = Deal.parse_number(deal) if deal and deal.strip() else None
-    except (GameSetupError, DealError) as exc:
-        return render_home(request, session, player_id, form=form,
-                           error=engine_sentence(str(exc)), status_code=400)
-    if form["difficulty"] not in DIFFICULTY_CHOICES:
-        form["difficulty"] = chosen.difficulty
-        names = ", ".join(DIFFICULTY_CHOICES)
-        # TRANSLATORS: %(names)s lists the form's values as sent (any, easy, medium, ...),
-        # %(value)s is what was sent instead, quoted.
-        return render_home(request, session, player_id, form=form, status_code=400,
-                           error=_("Difficulty must be one of %(names)s, not %(value)s.",
-                                   names=names, value=repr(difficulty)))
-    # A difficulty chosen on the form (the board's New game sends none) means a winnable deal.
-    wants_winnable = bool(winnable_only) or (difficulty is not None and difficulty != "any"
-                                              and number is None)
-    form["winnable_only"] = "1" if wants_winnable else ""
-    only_winnable = wants_winnable and number is None
-    remember_winnable_only(session, player_id, wants_winnable)
-    if form["difficulty"] != chosen.difficulty:
-        preferences_page.save(session, player_id,
-                           chosen.changed({"difficulty": form["difficulty"]}, ("difficulty",)))
-    session.commit()
-    if number is not None:
-        label = starting.deal_phrase(number, variant)
-    elif only_winnable and form["difficulty"] != "any":
-        wanted = form["difficulty"]
-        number = odds.random_winnable(variant, difficulty=wanted)
-        label = starting.winnable_phrase(wanted, variant)
-    elif only_winnable:
-        number, label = odds.winnable_deal(variant), starting.winnable_phrase("any", variant)
-    else:
-        number = actions.random_deal_number(settings)
-        # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object
-        # of "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
-        label = _("a new deal (%(rules)s)", rules=variant_label(variant))
+        asked = homeform.read(sent, chosen.difficulty)
+    except homeform.Refused as exc:
+        return render_home(request, session, player_id, form=exc.form, error=exc.message,
+                           status_code=400)
+    homeform.remember(session, player_id, chosen, asked)
+    number, label = homeform.pick_deal(settings, asked)
     return started(request, session, player_id, deal=Deal.from_number(number),
-                   variant=variant, confirmed=bool(confirm),
-                   action=path_for(request, "new_game"), fields=form, starting=label,
-                   winnable_only=only_winnable)
+                   variant=asked.variant, confirmed=bool(sent.confirm),
+                   action=path_for(request, "new_game"), fields=asked.form, starting=label,
+                   winnable_only=asked.only_winnable)
 
 
 # --- deal links ------------------------------------------------------------------------------

@@ -206,6 +206,31 @@ def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
     return None
 
 
+def results_of(session, record) -> tuple[Result, Result | None, list[Result],
+                                           DealResults | None]:
+    """An ended game's result, the challenge's it answers, the answers to it, and how
+    everyone did on its deal."""
+    sender = get_game(session, record.challenge) if record.challenge else None
+    everyone = (deal_results(session, record.deal_number, record.variant)
+                if record.deal_number is not None else None)
+    return (result_of(session, record), result_of(session, sender) if sender is not None
+            else None, answers_to(session, record), everyone)
+
+
+async def par_of(loaded: LoadedGame, player_id: str, facts) -> tuple[int | None, str | None]:
+    """The deal's par: stored with the game, committed, or searched for a won game (the
+    solver's queue; when it is busy, None and why)."""
+    record, game = loaded.record, loaded.game
+    par = record.par or (facts.par if facts else None)
+    if par is not None or record.status is not GameStatus.WON:
+        return par, None
+    try:
+        return await solving.QUEUE_OF_SEARCHES.run(
+            player_id, solving.par_of, Game(game.deal, game.goal, game.passes)), None
+    except solving.SolverBusy as exc:
+        return None, str(exc)
+
+
 # --- the results fragment ---------------------------------------------------------------------
 @router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
 async def results_page(request: Request, session: SessionDep, loaded: GameDep,
@@ -217,23 +242,10 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
         raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
                         link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
 
-    def read() -> tuple[Result, Result | None, list[Result], DealResults | None]:
-        sender = get_game(session, record.challenge) if record.challenge else None
-        everyone = (deal_results(session, record.deal_number, game.variant)
-                    if record.deal_number is not None else None)
-        return (result_of(session, record),
-                result_of(session, sender) if sender is not None else None,
-                answers_to(session, record), everyone)
-
-    mine, sender, answers, everyone = await in_one_hop(session, read)
+    mine, sender, answers, everyone = await in_one_hop(session, lambda: results_of(session,
+                                                                                  record))
     facts = odds.deal_facts(game.deal.number, game.variant)
-    par, busy = record.par or (facts.par if facts else None), None
-    if par is None and record.status is GameStatus.WON:
-        try:
-            par = await solving.QUEUE_OF_SEARCHES.run(
-                player_id, solving.par_of, Game(game.deal, game.goal, game.passes))
-        except solving.SolverBusy as exc:
-            busy = str(exc)
+    par, busy = await par_of(loaded, player_id, facts)
     context = {"record": record, "game": game, "mine": mine, "sender": sender,
                "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
                "facts": facts,

@@ -106,25 +106,33 @@ def stats_page(request: Request, session: SessionDep, player_id: PlayerDep,
                linked: Annotated[int | None, Query(ge=0)] = None,
                revoked: Annotated[int | None, Query(ge=0)] = None,
                signed_out: Annotated[int | None, Query(ge=0)] = None) -> Response:
-    notice = None
-    if reset is not None:
-        notice = ngettext("Your statistics were reset: %(num)s game deleted.",
-                          "Your statistics were reset: %(num)s games deleted.", reset,
-                          num=format_number(reset))
-    elif imported is not None and skipped:
-        notice = ngettext("Imported %(num)s game (%(skipped)s already here).",
-                          "Imported %(num)s games (%(skipped)s already here).", imported,
-                          num=format_number(imported), skipped=format_number(skipped))
-    elif imported is not None:
-        notice = ngettext("Imported %(num)s game.", "Imported %(num)s games.", imported,
-                          num=format_number(imported))
-    elif linked:
-        notice = _("This browser now shows your statistics, from your private link.")
-    elif revoked:
-        notice = _("The link is revoked: it no longer works anywhere.")
-    elif signed_out:
-        notice = _("That browser is signed out: it no longer plays as you.")
+    notice = what_was_done(reset=reset, imported=imported, skipped=skipped, linked=linked,
+                           revoked=revoked, signed_out=signed_out)
     return render_stats(request, session, player_id, page=page, notice=notice)
+
+
+def what_was_done(*, reset: int | None, imported: int | None, skipped: int,
+                  linked: int | None, revoked: int | None, signed_out: int | None) -> str | None:
+    """The sentence the page opens with after a form sent the player back here (the query
+    says what it did)."""
+    if reset is not None:
+        return ngettext("Your statistics were reset: %(num)s game deleted.",
+                        "Your statistics were reset: %(num)s games deleted.", reset,
+                        num=format_number(reset))
+    if imported is not None and skipped:
+        return ngettext("Imported %(num)s game (%(skipped)s already here).",
+                        "Imported %(num)s games (%(skipped)s already here).", imported,
+                        num=format_number(imported), skipped=format_number(skipped))
+    if imported is not None:
+        return ngettext("Imported %(num)s game.", "Imported %(num)s games.", imported,
+                        num=format_number(imported))
+    if linked:
+        return _("This browser now shows your statistics, from your private link.")
+    if revoked:
+        return _("The link is revoked: it no longer works anywhere.")
+    if signed_out:
+        return _("That browser is signed out: it no longer plays as you.")
+    return None
 
 
 # --- the display name --------------------------------------------------------------------
