@@ -174,13 +174,12 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
     """Whether deal ``n`` can be won under each of the six rule sets, and its par: a list of
     six, in the order standard 1, 2, 3 passes, then whole deck 1, 2, 3 passes.
 
-    Verdicts from the committed data where they cover the deal (deals 1 to 100,000 or more, as
-    ``/api/odds`` says per rule set: no search, ``moves`` null; ``par`` and ``difficulty`` from the committed difficulty data where it
-    covers the deal, else ``par`` once someone's win found it), else from a kept verdict,
-    else searched in the solver's queue within its budget (``winnable`` null when the search
-    could not tell yet; ``par`` searched with it, null when that search runs past the budget).
-    Searched answers are kept only for a deal someone has played, so asking about any of the
-    10^20 deal numbers stores nothing.
+    Verdicts from the committed data where they cover the deal (``/api/odds`` says how far,
+    per rule set): no search, ``moves`` null, ``par`` and ``difficulty`` from the committed
+    data (else ``par`` once someone's win found it); else a kept verdict; else searched in the
+    solver's queue within its budget (``winnable`` null when it could not tell yet, ``par``
+    null past the budget). Searches are kept only for a deal someone has played, so asking
+    about any of the 10^20 deal numbers stores nothing.
     """
     facts = {(v.goal, v.passes): odds.deal_facts(n, v) for v in VARIANTS}
     stored, played = await in_one_hop(
