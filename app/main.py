@@ -48,7 +48,6 @@ from app.web import (
     pages,
     preferences_page,
     replay,
-    results,
     stats,
 )
 from app.web.budget import Budget
@@ -263,7 +262,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stats.router, dependencies=[Depends(require_csrf)])
     app.include_router(replay.router)
     app.include_router(odds.router)
-    app.include_router(results.router)
     app.include_router(clock.router)
     app.include_router(devices.router)
     app.include_router(preferences_page.router)

@@ -1,6 +1,7 @@
 """The board's routes: one game's page, what its player does there (play, undo, hint), and
-the analysis of a lost game. Each parses, calls and answers: an input is read and played in
-``boardinput``, answered by ``boardpage``.
+what its end banner loads: the results of an ended game, the analysis of a lost one. Each
+parses, calls and answers: an input is read and played in ``boardinput``, answered by
+``boardpage``.
 
 Every action is a plain form first (POST, then 303 back to the board); the board's script
 plays with its own engine and sends its steps in batches. Every board form carries the game's
@@ -15,9 +16,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app import odds
 from app.engine.analysis import Analysis
 from app.store import LoadedGame
-from app.web import actions, notice, solving
+from app.web import actions, notice, results, solving
 from app.web.boardinput import BoardInput, BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, render_board
 from app.web.csrf import require_csrf
@@ -29,6 +31,7 @@ from app.web.links import path_for
 from app.web.notice import Notice
 from app.web.params import VersionField
 from app.web.templating import templates
+from app.web.threads import in_one_hop
 from app.web.view import describe_step, drawn_by, kept_the_win, say_move
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
@@ -96,6 +99,30 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "analysis.html", context, **blocks)
+
+
+@router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
+async def results_page(request: Request, session: SessionDep, loaded: GameDep,
+                       player_id: PlayerDep) -> Response:
+    """An ended game's par, and the challenge it answers or the answers to its own: a fragment
+    for the end banner (loaded after the board), or a page of its own without JavaScript."""
+    record, game = loaded.record, loaded.game
+    if not record.status.ended:
+        raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
+                        link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
+
+    mine, sender, answers, everyone = await in_one_hop(session, lambda: results.results_of(
+        session, record))
+    facts = odds.deal_facts(game.deal.number, game.variant)
+    par, busy = await results.par_of(loaded, player_id, facts)
+    context = {"record": record, "game": game, "mine": mine, "sender": sender,
+               "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
+               "facts": facts,
+               "owner": record.player_id == player_id,
+               "beats": results.beats(mine, sender) if sender is not None else None,
+               "to_clear": game.goal.cards_to_clear}
+    blocks = {"block_name": "results"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "results.html", context, **blocks)
 
 
 def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:

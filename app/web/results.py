@@ -24,12 +24,10 @@ import contextlib
 from concurrent.futures import Future
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import Query, Request
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import Session
 
-from app import odds
 from app.engine import Deal, Game, GameStatus, Variant
 from app.store import (
     DealResults,
@@ -45,18 +43,12 @@ from app.store import (
     set_game_par,
 )
 from app.web import solving
-from app.web.deps import GameDep, PlayerDep, SessionDep
 from app.web.errors import PageError
-from app.web.htmx import is_htmx
 from app.web.i18n import counted
 from app.web.i18n import gettext as _
 from app.web.links import absolute_url, deal_path, path_for, rules_query
 from app.web.numbers import format_number
-from app.web.templating import templates
-from app.web.threads import in_one_hop
 from app.web.view import format_duration
-
-router = APIRouter(include_in_schema=False)
 
 SALT = "pyramid.challenge"
 TOKEN_MAX = 200
@@ -229,28 +221,3 @@ async def par_of(loaded: LoadedGame, player_id: str, facts) -> tuple[int | None,
             player_id, solving.par_of, Game(game.deal, game.goal, game.passes)), None
     except solving.SolverBusy as exc:
         return None, str(exc)
-
-
-# --- the results fragment ---------------------------------------------------------------------
-@router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
-async def results_page(request: Request, session: SessionDep, loaded: GameDep,
-                       player_id: PlayerDep) -> Response:
-    """An ended game's par, and the challenge it answers or the answers to its own: a fragment
-    for the end banner (loaded after the board), or a page of its own without JavaScript."""
-    record, game = loaded.record, loaded.game
-    if not record.status.ended:
-        raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
-                        link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
-
-    mine, sender, answers, everyone = await in_one_hop(session, lambda: results_of(session,
-                                                                                  record))
-    facts = odds.deal_facts(game.deal.number, game.variant)
-    par, busy = await par_of(loaded, player_id, facts)
-    context = {"record": record, "game": game, "mine": mine, "sender": sender,
-               "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
-               "facts": facts,
-               "owner": record.player_id == player_id,
-               "beats": beats(mine, sender) if sender is not None else None,
-               "to_clear": game.goal.cards_to_clear}
-    blocks = {"block_name": "results"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "results.html", context, **blocks)

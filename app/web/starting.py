@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import Form, Query, Request
 from fastapi.responses import Response
 
 from app.engine import (
@@ -31,7 +31,6 @@ from app.store import (
 from app.web import actions
 from app.web.boardinput import BoardInput, read_steps, refused_batch, said_of
 from app.web.boardpage import NO_STORE, BoardUrls, render_board
-from app.web.csrf import require_csrf
 from app.web.errors import PageError
 from app.web.htmx import is_htmx, see_other, wants_json
 from app.web.i18n import gettext as _
@@ -41,7 +40,6 @@ from app.web.notice import Notice
 from app.web.templating import templates
 from app.web.words import engine_sentence
 
-router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 GoalField = Annotated[str | None, Form(max_length=20)]
 PassesField = Annotated[str | None, Form(max_length=5)]
 GoalQuery = Annotated[str | None, Query(max_length=20)]

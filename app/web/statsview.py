@@ -11,13 +11,12 @@ from datetime import UTC, date, datetime
 
 from app import odds
 from app.engine import GameStatus, Variant
-
-from . import dates
-from .i18n import gettext as _
-from .i18n import ngettext, pgettext
-from .names import status_label, variant_title
-from .numbers import format_number
-from .view import format_duration
+from app.web import dates
+from app.web.i18n import gettext as _
+from app.web.i18n import ngettext, pgettext
+from app.web.names import status_label, variant_title
+from app.web.numbers import format_number
+from app.web.view import format_duration
 
 
 def format_when(moment: datetime | None) -> str:
