@@ -33,14 +33,14 @@ run: venv
 
 # The words (docs/languages.md): every text marked for translation extracted into
 # $(LOCALE)/messages.pot, and each language's messages.po made (a new language in
-# app/web/i18n.py's LANGUAGES) or updated from it (new texts appear untranslated; tests/i18n
+# app/web/core/i18n.py's LANGUAGES) or updated from it (new texts appear untranslated; tests/i18n
 # fails until they are translated). catalogs-compile makes the .mo
 # files the app loads (the install does it too; an edited .po is compiled in memory).
 catalogs: venv
 	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k counted:1,2 --add-comments=TRANSLATORS: \
 		--add-location=file --sort-by-file --project=Pyramid --version=1 \
 		--copyright-holder="Pyramid's authors" -o $(LOCALE)/messages.pot .
-	for code in $$($(BIN)/python -c "from app.web.i18n import LANGUAGES, DEFAULT; \
+	for code in $$($(BIN)/python -c "from app.web.core.i18n import LANGUAGES, DEFAULT; \
 			print(*(c for c in LANGUAGES if c != DEFAULT))"); do \
 		test -f $(LOCALE)/$$code/LC_MESSAGES/messages.po || \
 			$(BIN)/pybabel -q init -i $(LOCALE)/messages.pot -d $(LOCALE) -D messages -l $$code; \

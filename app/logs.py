@@ -10,7 +10,7 @@ error is one line with its kind (``first_line``: the app's handler); an unforese
 its traceback the first time of its kind in a minute, one line after that (``Tracebacks``),
 and is logged once (``mark_answered``: not again by the server).
 
-The request's fields come from a context variable that ``app.web.observe`` sets for each
+The request's fields come from a context variable that ``app.web.core.observe`` sets for each
 request; every log call made while answering it (on the event loop, or on a thread started
 from it: anyio copies the context) is stamped with them by ``RequestFields``.
 

@@ -3,7 +3,7 @@
 ``create_app`` builds an app for given settings, so tests can run one against their own
 database; the module-level ``app`` uses the environment's settings.
 
-The request guards of ``app.web.security`` wrap the app, outermost first: security headers
+The request guards of ``app.web.core.security`` wrap the app, outermost first: security headers
 (around everything, Starlette's own 500 page included), the request's language (so every
 answer below, refusals and the 500 page included, is in it), trusted hosts, body size, cross-site
 writes, JSON-only API bodies, the player cookie, then (for a page) the player's preferences.
@@ -32,32 +32,14 @@ from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
 from app.store.clock import PauseRules, set_pause_rules
 from app.store.db import DatabaseDamaged
-from app.web import (
-    api,
-    assets,
-    board,
-    clock,
-    daily,
-    devices,
-    errors,
-    gamesfile,
-    handlers,
-    metrics,
-    odds,
-    offline,
-    pages,
-    preferences_page,
-    replay,
-    stats,
-)
-from app.web.budget import Budget
-from app.web.csrf import require_csrf
-from app.web.firstpaint import FirstPaint
-from app.web.i18n import LanguageMiddleware
-from app.web.i18n import gettext as _
-from app.web.observe import Observe
-from app.web.player import PlayerCookie
-from app.web.security import (
+from app.web.core import assets, errors, metrics
+from app.web.core.budget import Budget
+from app.web.core.csrf import require_csrf
+from app.web.core.i18n import LanguageMiddleware
+from app.web.core.i18n import gettext as _
+from app.web.core.observe import Observe
+from app.web.core.player import PlayerCookie
+from app.web.core.security import (
     BodyLimit,
     CrossSiteGuard,
     JsonBodies,
@@ -65,7 +47,22 @@ from app.web.security import (
     TrustedHosts,
     security_headers,
 )
-from app.web.transfer import Transfers
+from app.web.routes import (
+    api,
+    board,
+    clock,
+    daily,
+    devices,
+    odds,
+    offline,
+    pages,
+    preferences_page,
+    replay,
+    stats,
+)
+from app.web.services.transfer import Transfers
+from app.web.views import gamesfile, handlers
+from app.web.views.firstpaint import FirstPaint
 
 log = logging.getLogger("pyramid.web")
 

@@ -7,7 +7,7 @@ that bad settings or an unreachable database end it with one line on stderr.
 It also sets up what a bare uvicorn would not: the logs in LOG_FORMAT (text, or one JSON object
 a line; ``app.logs``) with the app's own access line instead of uvicorn's, and with WORKERS
 above one, prometheus-client's multiprocess mode on a fresh folder, so ``/metrics`` sums every
-worker (``app.web.metrics``).
+worker (``app.web.core.metrics``).
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ def main() -> None:
         uvicorn.run("app.main:app", host=settings.host, port=settings.port,
                     workers=settings.workers, proxy_headers=bool(trusted),
                     forwarded_allow_ips=trusted or None,
-                    http="app.web.protocol:HeadDeadlineProtocol",
+                    http="app.web.core.protocol:HeadDeadlineProtocol",
                     log_config=logging_config(settings.log_format),
-                    access_log=False)  # app.web.observe writes a richer access line
+                    access_log=False)  # app.web.core.observe writes a richer access line
     finally:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)

@@ -103,7 +103,7 @@ class Settings(BaseSettings):
         default=10.0, gt=0, le=300,
         description="A request line and headers not complete this long after the connection "
                     "opened (or the previous answer) get 408 and the connection is closed "
-                    "(app.serve's protocol, app/web/protocol.py).")
+                    "(app.serve's protocol, app/web/core/protocol.py).")
     body_timeout_seconds: float = Field(
         default=10.0, gt=0, le=300,
         description="A request body still incomplete this long after the request began gets "
@@ -125,7 +125,7 @@ class Settings(BaseSettings):
         default=30, ge=1, le=6000,
         description="A player's solver searches (hints, analyses, winning lines, deal "
                     "verdicts) a minute, after a burst of SEARCH_BURST; beyond it 429 with "
-                    "Retry-After, before any database work (app/web/budget.py).")
+                    "Retry-After, before any database work (app/web/core/budget.py).")
     search_burst: int = Field(default=15, ge=0, le=100_000,
                               description="Searches past the rate a player may ask for at "
                                           "once (as nginx's limit_req burst).")

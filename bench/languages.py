@@ -57,7 +57,7 @@ def main() -> None:
 
     from app.main import create_app
     from app.prestart import migrate
-    from app.web.i18n import LANGUAGES
+    from app.web.core.i18n import LANGUAGES
 
     migrate(os.environ["DATABASE_URL"])
     client = TestClient(create_app())

@@ -1,4 +1,4 @@
-"""What ``app.web.observe.Observe`` adds to each request, alone: the request id, the metrics
+"""What ``app.web.core.observe.Observe`` adds to each request, alone: the request id, the metrics
 (the duration histogram, requests in flight) and the access line.
 
 A bare ASGI app answering 200 is called directly in one event loop, with and without Observe
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.logs import JsonFormatter, StampRequest
-from app.web.observe import Observe
+from app.web.core.observe import Observe
 from bench.machine import speed_line
 
 

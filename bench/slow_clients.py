@@ -4,7 +4,7 @@ time must each be cut off at their deadline, while a player plays on unaffected.
     .venv/bin/python bench/slow_clients.py [--connections 3000] [--deadline 10]
 
 Starts ``python -m app.serve`` (the production entry point: uvicorn with the request-head
-deadline of app/web/protocol.py, and the app's body deadline) on a free port of 127.0.0.1 with
+deadline of app/web/core/protocol.py, and the app's body deadline) on a free port of 127.0.0.1 with
 HEAD_TIMEOUT_SECONDS and BODY_TIMEOUT_SECONDS set to ``--deadline``. Opens the connections
 (a third stalls inside the request head, two thirds send a head and then a body a byte a
 second), while one player makes a move every 0.2 s. Prints how many connections were closed

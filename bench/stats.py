@@ -32,7 +32,7 @@ from app.prestart import migrate
 from app.settings import Settings
 from app.store import Database
 from app.store.models import GameRecord
-from app.web.player import PlayerCookie
+from app.web.core.player import PlayerCookie
 from bench.machine import speed_line
 
 PLAYER = "bench-player-with-many-games"

@@ -115,13 +115,14 @@ def broken(imports: Iterable[Import]) -> str:
 def test_the_checker_sees_every_kind_of_import():
     """Relative imports, a C module imported from its package, a module imported from its
     package by name, and imports inside functions: each is found and resolved."""
-    assert {"app", "app.engine", "app.engine.game", "app.web.view", "app.cli"} <= set(modules())
+    assert {"app", "app.engine", "app.engine.game", "app.web.views.view",
+            "app.cli"} <= set(modules())
     edges = {(i.importer, i.imported) for name in modules() for i in imports_of(name)}
     assert ("app.engine.game", "app.engine.cards") in edges          # from .cards import ...
     assert ("app.engine.solver", "app.engine._solver") in edges      # from . import _solver
     assert ("app.odds.published", "app.odds.interval") in edges      # from .interval import
     assert ("app.cli.runs", "app.odds.run") in edges                 # inside a function
-    assert ("app.web.statsview", "app.web.view") in edges            # from .view import ...
+    assert ("app.web.views.statsview", "app.web.views.view") in edges  # from .view import ...
     assert all(is_module(i.imported) for i in imports_from("app") if of_the_app(i.imported))
 
 
@@ -169,11 +170,12 @@ def test_nothing_imports_the_web_layer_but_app_main_and_the_web_layer_itself():
 def test_web_errors_imports_nothing_of_the_web_layer():
     """The error pages are what every other web module may raise into: importing one of them
     would close a circle (csrf -> errors -> templating -> csrf, once)."""
-    bad = [i for i in imports_of("app.web.errors") if within(i.imported, "app.web")]
+    bad = [i for i in imports_of("app.web.core.errors") if within(i.imported, "app.web")]
     assert not bad, broken(bad)
 
 
-@pytest.mark.parametrize("view_model", ["app.web.view", "app.web.statsview", "app.web.oddsview"])
+@pytest.mark.parametrize("view_model", ["app.web.views.view", "app.web.views.statsview",
+                                        "app.web.views.oddsview"])
 def test_the_view_models_never_touch_the_database(view_model):
     """view.py, statsview.py and oddsview.py turn games, figures and odds into template data;
     only the routes and web/actions.py reach the store (nor do they use SQLAlchemy)."""

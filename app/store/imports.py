@@ -1,7 +1,7 @@
 """Importing a player's exported games (``/stats/export.json``) into another browser's player.
 
 Only a file this server exported is taken: the export is signed (an HMAC over its games, keyed
-by SECRET_KEY; checked by ``app.web.gamesfile``), so nobody can import a result they did not
+by SECRET_KEY; checked by ``app.web.views.gamesfile``), so nobody can import a result they did not
 play. Each game is replayed through the engine all the same (``prepare_game``), and must end as
 the file says. A game already here (the same deal, rules, moves and end) is skipped
 (``store_games``), so importing twice adds nothing. Imported games are appended to the

@@ -89,7 +89,7 @@ class GameRecord(Base):
     # The score (rules page; app/engine/score.py), fixed when the game ends (NULL before).
     score: Mapped[int | None] = mapped_column(Integer)
     # The game whose challenge link this game was started from (its id: the server reads it,
-    # no page shows it; app/web/results.py).
+    # no page shows it; app/web/services/results.py).
     challenge: Mapped[str | None] = mapped_column(String(600))
     # What this game's own challenge link carries: a random key, set when a game of a
     # numbered deal ends with moves (games.py ``_end``), so the link names no game id.

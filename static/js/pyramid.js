@@ -10,7 +10,7 @@
     if (region) region.textContent = words()[key] || key;
   }
 
-  /* The page's sentences (app/web/words.py), in its language. */
+  /* The page's sentences (app/web/core/words.py), in its language. */
   var sentences = null;
   function words() {
     if (sentences === null) {

@@ -18,7 +18,8 @@ from app.engine import Deal, Game, Move
 from app.engine.solver import solve
 from app.main import create_app
 from app.prestart import migrate
-from app.web import i18n, pages, words
+from app.web.core import i18n, words
+from app.web.routes import pages
 from tests.conftest import make_settings
 from tests.i18n.pseudo import pseudo_translations
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from app.web import i18n
+from app.web.core import i18n
 from tests.i18n.pseudo import pseudo_translations
 
 _fake = pseudo_translations()

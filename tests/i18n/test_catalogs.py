@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from app.web.i18n import DEFAULT, LANGUAGES, catalog_path
+from app.web.core.i18n import DEFAULT, LANGUAGES, catalog_path
 from tests.i18n.pseudo import ROOT, TEMPLATE
 
 PYBABEL = Path(sys.executable).with_name("pybabel")

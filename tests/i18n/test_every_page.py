@@ -15,7 +15,7 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from app.web.i18n import LANGUAGES, catalog_path
+from app.web.core.i18n import LANGUAGES, catalog_path
 from tests.i18n.conftest import PAGES, ids
 from tests.i18n.pseudo import TEMPLATE, english_left, shown_texts
 
@@ -99,7 +99,7 @@ def test_every_page_speaks_the_language_asked_for(site, language, name, method, 
 def test_a_page_drawn_in_one_language_then_another_keeps_no_word_of_the_first(site):
     """A template compiled while one language speaks holds none of its words: a filter on a
     constant (the chart's legend, ``"won"|status_label``) runs for each request."""
-    from app.web import templating
+    from app.web.views import templating
 
     templating.templates.env.cache.clear()
     english = site.page("/stats", "en")

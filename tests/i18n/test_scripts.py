@@ -1,5 +1,5 @@
 """The scripts say nothing of their own: every sentence a page's script shows or announces
-comes from the page's words (app/web/words.py, from the catalogs). A string in a script that
+comes from the page's words (app/web/core/words.py, from the catalogs). A string in a script that
 reads like words for a person fails here; the engine's (static/js/engine, English by design,
 translated by its patterns) and vendored files are not the pages' scripts."""
 
@@ -46,7 +46,7 @@ def test_the_check_finds_a_sentence():
 
 def test_the_page_words_hold_every_sentence_under_its_own_key():
     """A key the page's words add (cards, engine patterns) never hides a sentence's."""
-    from app.web import words
+    from app.web.core import words
 
     sent = json.loads(words._page_words("en"))["words"]
     for key in words.SENTENCES:

@@ -32,7 +32,7 @@ from app.store import (
 )
 from app.store.games import record_result
 from app.store.models import GameRecord
-from app.web.statsview import figure_list, page_numbers, results_chart
+from app.web.views.statsview import figure_list, page_numbers, results_chart
 
 from .store_helpers import TODAY, add_daily
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.logs import JsonFormatter, StampRequest
 from app.main import create_app
-from app.web.links import absolute_url
+from app.web.core.links import absolute_url
 from tests.conftest import make_settings
 
 

@@ -120,7 +120,7 @@ def test_another_player_can_read_but_not_move(client, other_client):
 def test_a_forged_cookie_is_a_different_player(client, app):
     from fastapi.testclient import TestClient
 
-    from app.web.player import PlayerCookie
+    from app.web.core.player import PlayerCookie
 
     state = create(client, deal=3)
     name = app.state.settings.cookie_name

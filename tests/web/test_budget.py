@@ -14,9 +14,9 @@ from sqlalchemy import event
 
 from app.engine.solver import Hint
 from app.main import create_app
-from app.web import solving
-from app.web.budget import Buckets, cost_of
-from app.web.player import PlayerCookie
+from app.web.core.budget import Buckets, cost_of
+from app.web.core.player import PlayerCookie
+from app.web.services import solving
 from tests.conftest import make_settings
 
 from .conftest import browser_like

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
-from app.web import starting
+from app.web.services import starting
 
 STANDARD_3 = Variant("standard", 3)
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.engine import Move
 from app.engine.solver import Hint
-from app.web.view import back_before, describe_hint, kept_the_win
+from app.web.views.view import back_before, describe_hint, kept_the_win
 
 from .test_analysis_api import find_lost_game, post_moves
 from .test_notices_and_hints import live_region

@@ -11,7 +11,7 @@ from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 from app.main import create_app
-from app.web import starting
+from app.web.services import starting
 from tests.conftest import make_settings
 
 from .conftest import browser_like

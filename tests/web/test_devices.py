@@ -243,7 +243,7 @@ def test_a_linked_browser_keeps_its_identity_through_a_database_outage():
     """The session cannot be read: the cookie stands (the route answers the outage), rather
     than the browser being handed a new player for good."""
     from app.store.db import DatabaseUnavailable
-    from app.web.player import Claim, still_signed_in
+    from app.web.core.player import Claim, still_signed_in
 
     class Down:
         def sessions(self):

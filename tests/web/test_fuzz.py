@@ -22,7 +22,7 @@ from schemathesis.checks import (
 
 from app.main import create_app
 from app.prestart import migrate
-from app.web.player import PlayerCookie
+from app.web.core.player import PlayerCookie
 from tests.conftest import make_settings
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))

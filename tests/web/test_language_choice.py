@@ -16,8 +16,8 @@ import pytest
 
 from app.engine import Deal, Game
 from app.engine.solver import solve
-from app.web.i18n import LANGUAGES, speaking
-from app.web.numbers import format_number
+from app.web.core.i18n import LANGUAGES, speaking
+from app.web.core.numbers import format_number
 
 from .test_preferences import FULL_FORM, html_tag
 

@@ -1,4 +1,4 @@
-"""Links are built from route names (``app.web.links``): each name must name one route."""
+"""Links are built from route names (``app.web.core.links``): each name must name one route."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from starlette.routing import Route
 
 from app.engine import Variant
-from app.web.links import deal_path, path_for
+from app.web.core.links import deal_path, path_for
 
 
 def test_every_route_name_names_one_route(app):

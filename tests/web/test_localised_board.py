@@ -19,8 +19,8 @@ from babel.support import NullTranslations, Translations
 
 from app.engine import Move
 from app.engine.solver import Hint
-from app.web import i18n, words
-from app.web.view import (
+from app.web.core import i18n, words
+from app.web.views.view import (
     back_before,
     covered_by,
     describe_hint,

@@ -19,8 +19,9 @@ from fastapi.testclient import TestClient
 from app.engine import Deal, Variant
 from app.engine.deal import DealError
 from app.engine.variant import GameSetupError
-from app.web import gamesfile, i18n, words
-from app.web.refusals import problem_sentence, refusal_sentence
+from app.web.core import i18n, words
+from app.web.core.refusals import problem_sentence, refusal_sentence
+from app.web.views import gamesfile
 from tests.web.conftest import browser_like
 from tests.web.helpers import HX, start_deal
 

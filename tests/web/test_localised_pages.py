@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from babel import Locale
 
-from app.web.i18n import speaking
-from app.web.numbers import format_number
+from app.web.core.i18n import speaking
+from app.web.core.numbers import format_number
 
 
 def heading(page: str) -> str:

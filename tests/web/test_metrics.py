@@ -17,7 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.engine import Deal, Game
 from app.engine.solver import solve
 from app.main import create_app
-from app.web import metrics, solving
+from app.web.core import metrics
+from app.web.services import solving
 from tests.conftest import make_settings
 from tests.web.conftest import add_test_routes, browser_like
 

@@ -1,4 +1,4 @@
-"""What the board tells the player (``app.web.notice``) and its hints: without JavaScript a
+"""What the board tells the player (``app.web.core.notice``) and its hints: without JavaScript a
 notice rides a signed cookie (POST -> 303 -> the message in the live region, once, on its own
 board only); hints name a move, highlight it and change nothing; the board gives nothing away."""
 
@@ -8,7 +8,7 @@ import re
 
 from app.engine import Deal, Game, Move
 from app.engine.solver import Hint, hint
-from app.web.view import describe_hint
+from app.web.views.view import describe_hint
 
 from .helpers import HX, game_for, start_deal
 

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from app.web.numbers import format_number
-from app.web.templating import templates
+from app.web.core.numbers import format_number
+from app.web.views.templating import templates
 
 from .helpers import HX
 from .test_results import challenge_link, first_input, line, play_on_board, win_deal  # noqa: F401

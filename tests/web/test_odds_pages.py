@@ -1,4 +1,4 @@
-"""The odds on the web (``app.web.odds``): /odds and /api/odds, and each deal's verdicts
+"""The odds on the web (``app.web.routes.odds``): /odds and /api/odds, and each deal's verdicts
 (/api/deals/{n}/verdict) and their cache.
 
 (Stored verdicts: tests/store/test_verdicts.py; the deal of the day on /stats:
@@ -20,7 +20,7 @@ from app.engine import VARIANTS, Deal, Game, Move, Variant
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import DealVerdict
-from app.web import odds as odds_web
+from app.web.routes import odds as odds_web
 
 # Deal 617 as the README shows it: standard with one pass cannot be won; the whole deck with
 # three passes can, in a line of 58 moves.

@@ -15,8 +15,8 @@ from sqlalchemy import select
 from app import odds
 from app.engine import VARIANTS, Deal, Game, Move
 from app.store.models import GameRecord
-from app.web import assets
-from app.web.starting import today
+from app.web.core import assets
+from app.web.services.starting import today
 
 from .helpers import start_deal
 

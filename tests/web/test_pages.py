@@ -406,7 +406,7 @@ def test_static_files_are_served(client):
 
 
 def test_card_symbols_in_messages():
-    from app.web.view import with_symbols
+    from app.web.views.view import with_symbols
 
     assert with_symbols("7H is covered by TD and KS.") == "7♥ is covered by 10♦ and K♠."
     assert with_symbols("5C and 7H make 12, not 13.") == "5♣ and 7♥ make 12, not 13."

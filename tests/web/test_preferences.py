@@ -9,7 +9,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web.preferences import OPTIONS, Preferences, Refused
+from app.web.core.preferences import OPTIONS, Preferences, Refused
 from tests.store.store_helpers import add_daily
 
 from .helpers import HX, start_deal
@@ -233,7 +233,7 @@ def test_the_tips_are_for_the_player_not_for_someone_watching(client, other_clie
 # --- read once per page, and never in the way --------------------------------------------------
 def test_preferences_are_read_once_per_page_and_never_for_anything_else(client, app,
                                                                         monkeypatch):
-    from app.web import firstpaint
+    from app.web.views import firstpaint
 
     reads: list[str] = []
     real = firstpaint.page_facts
@@ -259,7 +259,7 @@ def test_a_page_is_drawn_with_the_defaults_when_the_preferences_cannot_be_read(c
                                                                                monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from app.web import firstpaint
+    from app.web.views import firstpaint
 
     save(client, theme="dark")
 

@@ -13,7 +13,7 @@ import pytest
 
 from app.engine import Deal, Game, Move
 from app.engine.solver import par, solve
-from app.web.numbers import format_number
+from app.web.core.numbers import format_number
 
 from .helpers import HX
 

@@ -1,4 +1,4 @@
-"""One answer, in ``app.web.scope``, to "is this request the API's?" and "may this method
+"""One answer, in ``app.web.core.scope``, to "is this request the API's?" and "may this method
 change anything?": every part of the web layer asks it there, and a proxy's ``root_path``
 does not change the answer."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi import Request
 
-from app.web.scope import STATE_CHANGING, is_api, route_path
+from app.web.core.scope import STATE_CHANGING, is_api, route_path
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -40,7 +40,7 @@ def test_the_methods_that_change_state():
 def test_no_other_module_writes_these_rules_again():
     twice = []
     for path in sorted(APP.rglob("*.py")):
-        if path == APP / "web" / "scope.py":
+        if path == APP / "web" / "core" / "scope.py":
             continue
         text = path.read_text()
         if re.search(r"^STATE_CHANGING\s*=", text, re.M) or 'startswith("/api/")' in text:

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from app.backup import sqlite_backup, sqlite_restore
 from app.main import create_app
 from app.store.db import sqlite_file
-from app.web.i18n import LANGUAGES
-from app.web.observe import flatten
+from app.web.core.i18n import LANGUAGES
+from app.web.core.observe import flatten
 from tests.conftest import make_settings
 
 from .conftest import add_test_routes, browser_like

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from app.engine import Deal, Game
 from app.engine.solver import Hint
-from app.web import solving
-from app.web.player import PlayerCookie
+from app.web.core.player import PlayerCookie
+from app.web.services import solving
 
 from .conftest import browser_like
 
@@ -309,7 +309,7 @@ def test_a_loaded_game_holds_no_connection_once_read(app):
     found: they held the connections, and the moves holding the threads waited for them)."""
     from starlette.requests import Request
 
-    from app.web.deps import loaded_game_dependency
+    from app.web.core.deps import loaded_game_dependency
 
     with TestClient(app) as client:
         game_id = client.post("/api/games", json={"deal": 42}).json()["id"]

@@ -21,7 +21,7 @@ from app.engine import DEFAULT_VARIANT, Deal, Move
 from app.store import Database, GameConflict, load, statistics
 from app.store import games as stored_games
 from app.store.models import GameRecord
-from app.web import actions
+from app.web.services import actions
 
 from .helpers import start_deal
 

@@ -16,7 +16,7 @@ from app.engine import Deal, Game, Move, Variant
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import GameRecord
-from app.web.player import PlayerCookie
+from app.web.core.player import PlayerCookie
 from tests.store.store_helpers import add_daily
 
 from .helpers import HX
@@ -341,7 +341,7 @@ def test_the_stats_page_shows_the_daily_results_and_streak(client, app):
     assert block.count("data-daily-day=") == 3
     assert f'data-daily-day="{today.isoformat()}"' in block
     assert "#4242" in block and "result-won" in block and "result-lost" in block
-    assert "Whole-deck goal, 3 passes" in block  # the rule set's name (app.web.names)
+    assert "Whole-deck goal, 3 passes" in block  # the rule set's name (app.web.core.names)
 
 
 def lose_winnable(client) -> str:

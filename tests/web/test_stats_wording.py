@@ -8,8 +8,8 @@ import re
 import pytest
 
 from app.engine import VARIANTS
-from app.web.names import variant_title
-from app.web.statsview import streak_text
+from app.web.core.names import variant_title
+from app.web.views.statsview import streak_text
 
 from .test_stats_pages import create, figure, lose, play, win, win_line  # noqa: F401
 

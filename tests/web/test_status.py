@@ -10,8 +10,8 @@ import pytest
 from jinja2 import TemplateAssertionError, TemplateRuntimeError
 
 from app.engine import GameStatus
-from app.web.names import status_label
-from app.web.templating import templates
+from app.web.core.names import status_label
+from app.web.views.templating import templates
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 

@@ -24,8 +24,8 @@ from app.engine import Deal, Game
 from app.main import create_app
 from app.store.games import record_result
 from app.store.models import GameRecord
-from app.web import gamesfile
-from app.web.player import PlayerCookie
+from app.web.core.player import PlayerCookie
+from app.web.views import gamesfile
 from tests.conftest import make_settings
 
 WAIT = 30.0

@@ -1,7 +1,7 @@
 /* The game on this device: the engine's Game (static/js/engine, the server's rules), and what
  * a board input means on it.
  *
- * A press on a card reads exactly as the server's form reads a click (app/web/board.py,
+ * A press on a card reads exactly as the server's form reads a click (app/web/routes/board.py,
  * read_click): a lone card that is not a King becomes the selection; the same card again drops
  * it; a King, or a second card, is a removal for the engine to judge. Every step (a move or an
  * undo) is played here first and drawn at once; the server replays it with its own engine. */
@@ -33,7 +33,7 @@ export function dealOf(data) {
 }
 
 export class LocalGame {
-  /** @param {object} data the page's game data (app/web/boarddata.py) */
+  /** @param {object} data the page's game data (app/web/views/boarddata.py) */
   constructor(data) {
     this.deal = dealOf(data.deal);
     this.goal = data.goal;

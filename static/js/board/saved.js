@@ -4,7 +4,7 @@
  * A record:
  *   key       the server's game id once it has one, else "local-..." (a game begun offline)
  *   id        the server's game id, or null
- *   deal, goal, passes, daily   as the page's game data has them (app/web/boarddata.py)
+ *   deal, goal, passes, daily   as the page's game data has them (app/web/views/boarddata.py)
  *   server    {version, moves, hints, undos, status, last_input}: the last state confirmed
  *   steps     [{text, offline}]: played here, not confirmed yet, in order
  *   inflight  null, or {input, count, version}: the first `count` steps, sent as batch `input`

@@ -19,7 +19,7 @@
 import * as saved from "./saved.js";
 import { languageHeaders } from "./words.js";
 
-export const BATCH = 100;           // steps a batch may hold (app/web/board.py, BATCH_LIMIT)
+export const BATCH = 100;           // steps a batch may hold (app/web/routes/board.py, BATCH_LIMIT)
 const RETRY_FIRST = 500, RETRY_MOST = 8000;   // ms between tries while the server is away
 
 function csrfToken() {

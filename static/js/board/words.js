@@ -1,5 +1,5 @@
 /* Every sentence the board's script says, from the page: the script has keys, the words come
- * in the page's language from the catalogs (app/web/words.py writes them into
+ * in the page's language from the catalogs (app/web/core/words.py writes them into
  * `<script type="application/json" id="words">` on every page). A sentence has named
  * placeholders (`{card}`, `{count}`) that `say(key, values)` fills; a sentence with a count has
  * a form for each plural category of the language, chosen by `Intl.PluralRules`. Cards are

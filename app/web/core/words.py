@@ -1,0 +1,270 @@
+"""Every sentence the board's script says, from the catalogs, sent with each page.
+
+The script (static/js/board/words.js) has keys, not words: ``say("selected", {card})``. Each
+page carries this request's sentences as JSON (``<script type="application/json" id="words">``
+in base.html, ``page_words``), so a page plays, announces and explains offline in the language
+it was drawn in, and the catalogs stay the one place for words. Placeholders are ``%(card)s``
+in the catalogs (as everywhere in Python) and ``{card}`` in the JSON (as the script fills them).
+
+Three kinds of entries:
+- ``SENTENCES``: a key and its message;
+- ``COUNTED``: a key whose message depends on a number (``{count} games were saved``), sent as
+  one form per plural category the language has (``one``, ``few``, ``many``, ``other``: the
+  script picks with ``Intl.PluralRules``, the same CLDR rules Babel uses here);
+- ``ENGINE``: the engine's own sentences (why a move is refused, why a game ended), which both
+  engines write in English (app/engine/game.py, static/js/engine/refusals.js): each a pattern
+  of the English and the message it becomes, used by ``engine_sentence`` here and by the
+  script's ``sayEngine``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from markupsafe import Markup
+
+from app.engine import VARIANTS
+from app.web.core import i18n
+from app.web.core.i18n import Counted, LazyProxy, _l, counted
+from app.web.core.i18n import gettext as _
+from app.web.core.names import SUIT_TEMPLATES, rank_word, variant_title
+from app.web.core.refusals import refusal_sentence
+
+SENTENCES = {
+    "free_card": _l("%(card)s, free"),
+    "covered_one": _l("%(card)s, covered by %(a)s"),
+    "covered_two": _l("%(card)s, covered by %(a)s and %(b)s"),
+    "learn_pair": _l("Two uncovered cards that make 13 leave together: tap the 8 of diamonds, "
+                     "then the 5 of hearts (Jack 11, Queen 12)."),
+    "learn_king": _l("A King is 13 on its own: tap the King of diamonds."),
+    "learn_draw": _l("No pair on the board? Draw: tap the stock, or press D. Its card and the "
+                     "waste's top card pair up too."),
+    "learn_rest": _l("Draw the rest of the stock to see what happens when it runs out."),
+    "learn_recycle": _l("The stock is empty: tap Recycle to turn the waste over for the next "
+                        "pass (this deal allows three)."),
+    "learn_done": _l("That is all there is: clear the pyramid to win. Your first real game is "
+                     "one tap away."),
+    "row": _l("Row %(row)s of 7"),
+    "selected": _l("%(card)s selected: choose a card to make 13 with it."),
+    "deselected": _l("%(card)s is no longer selected."),
+    "selection_dropped": _l("%(card)s is no longer selected: the stock moved on."),
+    "removed_king": _l("Removed %(a)s."),
+    "removed_pair": _l("Removed %(a)s and %(b)s."),
+    "drew": _l("Drew %(card)s; %(next)s is the stock's card now."),
+    "drew_last": _l("Drew %(card)s; the stock is empty now."),
+    "recycled": _l("Turned the waste over: pass %(pass)s of %(passes)s."),
+    "nothing_to_undo": _l("There is no move to take back."),
+    "no_stock_card": _l("The stock has no card to play just now."),
+    "no_waste_card": _l("The waste has no card to play just now."),
+    "offline": _l("No network: you can play on. Your moves are kept on this device and saved "
+                  "when the network is back."),
+    "back_online": _l("Back online: your moves are saved."),
+    "moved_elsewhere": _l("This game moved on in another tab or window: this is where it "
+                          "stands now."),
+    "disagreed": _l("The server saw this game differently: this is the game as it is saved."),
+    "needs_network_hint": _l("Hints need the network: you can play on, and ask again once it "
+                             "is back."),
+    "needs_network": _l("This page needs the network: you can play a game meanwhile."),
+    "expired": _l("This page has expired: reload it to carry on (your game is saved)."),
+    "failed": _l("That did not work (%(status)s). Reload the page to see the game as it is."),
+    "hint_waits": _l("Saving your moves first…"),
+    "ended_offline": _l("Saved on this device: it will be sent to the server when the network "
+                        "is back."),
+    "offline_game": _l("Played without network"),
+    "not_on_device": _l("This game is not on this device, and the network is not there to "
+                        "fetch it."),
+    "play_offline": _l("Play a game meanwhile"),
+    "abandon_question": _l("Your game in progress would count as abandoned. Start this one "
+                           "anyway?"),
+    "restart_question": _l("Start this deal again? This game would count as abandoned."),
+    "undone_draw": _l("Took back the draw."),
+    "undone_recycle": _l("Took back the recycle."),
+    "undone_king": _l("Took back: %(a)s."),
+    "undone_pair": _l("Took back: %(a)s and %(b)s."),
+    # TRANSLATORS: the pass through the stock being played, of how many the game allows.
+    "pass_of": _l("%(number)s of %(passes)s"),
+    "recycle_label": _l("Recycle: turn the waste over for pass %(pass)s of %(passes)s"),
+    "recycle": _l("Recycle"),
+    "draw": _l("Draw"),
+    "no_passes_left": _l("No passes left"),
+    "stock_empty": _l("Stock empty"),
+    "won": _l("You won!"),
+    "game_over": _l("Game over"),
+    "abandoned": _l("Abandoned"),
+    "summary": _l("Time %(time)s · %(moves)s · %(cleared)s/%(total)s cleared"),
+    "score": _l("Score %(score)s"),
+    "play_again": _l("Play this deal again"),
+    "new_game": _l("New game"),
+    "show_board": _l("Show board"),
+    "show_result": _l("Show result"),
+    "deal_number": _l("Deal #%(number)s"),
+    "custom_deal": _l("Custom deal"),
+    "copied_deal": _l("Deal link copied."),
+    "copied_challenge": _l("Challenge link copied: send it to a friend."),
+    "select_link": _l("Select the link and copy it."),
+    "link_selected": _l("The link is selected: copy it with Ctrl+C."),
+}
+
+
+COUNTED = {
+    "synced_games": counted("%(count)s game played offline was saved.",
+                            "%(count)s games played offline were saved."),
+    "not_kept": counted("This game moved on elsewhere (another tab or device): this is where "
+                        "it stands now. %(count)s move made here was not kept.",
+                        "This game moved on elsewhere (another tab or device): this is where "
+                        "it stands now. %(count)s moves made here were not kept."),
+    "moves": counted("%(count)s move", "%(count)s moves"),
+    "face_down": counted("Draw a card (%(count)s face down)",
+                         "Draw a card (%(count)s face down)"),
+    "in_stock": counted("%(count)s in stock", "%(count)s in stock"),
+    "in_waste": counted("%(count)s in waste", "%(count)s in waste"),
+    "removed_pile": counted("%(count)s removed", "%(count)s removed"),
+    "stock_group": counted("Stock, %(count)s card", "Stock, %(count)s cards"),
+    "waste_group": counted("Waste, %(count)s card", "Waste, %(count)s cards"),
+    "removed_group": counted("Removed, %(count)s card", "Removed, %(count)s cards"),
+}
+
+
+# --- the engine's sentences ------------------------------------------------------------------
+CARD = r"[A2-9TJQK][CDHS]"
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSentence:
+    """One English sentence of the engines, as a pattern whose named groups are the message's
+    placeholders, and the message it becomes (a ``Counted`` when it depends on ``count``)."""
+
+    pattern: str
+    message: LazyProxy | Counted
+
+
+ENGINE: tuple[EngineSentence, ...] = (
+    EngineSentence(r"The stock and the waste are both empty: there is nothing to draw\.",
+                   _l("The stock and the waste are both empty: there is nothing to draw.")),
+    EngineSentence(r"The stock is empty: recycle the waste to start the next pass\.",
+                   _l("The stock is empty: recycle the waste to start the next pass.")),
+    EngineSentence(r"The stock is empty and no passes are left\.",
+                   _l("The stock is empty and no passes are left.")),
+    EngineSentence(r"The stock still has (?P<count>\d+) cards: recycle only when it is empty\.",
+                   counted("The stock still has %(count)s card: recycle only when it is empty.",
+                           "The stock still has %(count)s cards: recycle only when it is "
+                           "empty.")),
+    EngineSentence(r"The waste is empty: there is nothing to recycle\.",
+                   _l("The waste is empty: there is nothing to recycle.")),
+    EngineSentence(r"No passes left: this game allows (?P<count>\d+) pass(?:es)?\.",
+                   counted("No passes left: this game allows %(count)s pass.",
+                           "No passes left: this game allows %(count)s passes.")),
+    EngineSentence(rf"(?P<card>{CARD}) is not a King: only a King is removed on its own\.",
+                   _l("%(card)s is not a King: only a King is removed on its own.")),
+    EngineSentence(rf"(?P<a>{CARD}) and (?P<b>{CARD}) make (?P<total>\d+), not 13\.",
+                   _l("%(a)s and %(b)s make %(total)s, not 13.")),
+    EngineSentence(rf"(?P<card>{CARD}) has already been removed\.",
+                   _l("%(card)s has already been removed.")),
+    EngineSentence(rf"(?P<card>{CARD}) is covered by (?P<a>{CARD}) and (?P<b>{CARD})\.",
+                   _l("%(card)s is covered by %(a)s and %(b)s.")),
+    EngineSentence(rf"(?P<card>{CARD}) is covered by (?P<a>{CARD})\.",
+                   _l("%(card)s is covered by %(a)s.")),
+    EngineSentence(rf"(?P<card>{CARD}) is not a free card: only the top cards of the stock and "
+                   r"the waste can be played\.",
+                   _l("%(card)s is not a free card: only the top cards of the stock and the "
+                      "waste can be played.")),
+    EngineSentence(r"There is no move to undo\.", _l("There is no move to undo.")),
+    EngineSentence(r"The pyramid is cleared\.", _l("The pyramid is cleared.")),
+    EngineSentence(r"All 52 cards are cleared\.", _l("All 52 cards are cleared.")),
+    EngineSentence(r"No move is left\.", _l("No move is left.")),
+    EngineSentence(r"No free pyramid card can ever be removed: none is a King, no two make 13, "
+                   r"and no card in the stock or waste makes 13 with one\.",
+                   _l("No free pyramid card can ever be removed: none is a King, no two make "
+                      "13, and no card in the stock or waste makes 13 with one.")),
+    EngineSentence(r"The pyramid is cleared, but no card left in the stock and waste is a King "
+                   r"and no two of them make 13\.",
+                   _l("The pyramid is cleared, but no card left in the stock and waste is a "
+                      "King and no two of them make 13.")),
+    EngineSentence(r"The player left this game for another one, so it counts as abandoned\.",
+                   _l("The player left this game for another one, so it counts as "
+                      "abandoned.")),
+    EngineSentence(r"It was playing\.", _l("It was being played.")),
+    EngineSentence(r"It was won\.", _l("It was won.")),
+    EngineSentence(r"It was lost\.", _l("It was lost.")),
+    EngineSentence(r"It was abandoned\.", _l("It was abandoned.")),
+)
+GAME_OVER = re.compile(r"The game is over: (?P<why>.+) Its result is final\.")
+"""The refusal of a move in an ended game: it holds one of the sentences above."""
+
+
+@cache
+def _compiled() -> tuple[tuple[re.Pattern[str], EngineSentence], ...]:
+    return tuple((re.compile(sentence.pattern), sentence) for sentence in ENGINE)
+
+
+def engine_sentence(text: str) -> str:
+    """An engine's English sentence in this request's language: a move's refusal or a game's
+    end (``ENGINE``), else a refusal of a deal or rule set (``app.web.core.refusals``); as it is
+    when no pattern knows it (a new sentence shows in English rather than not at all)."""
+    over = GAME_OVER.fullmatch(text)
+    if over:
+        return _("The game is over: %(why)s Its result is final.",
+                 why=engine_sentence(over.group("why")))
+    for pattern, sentence in _compiled():
+        match = pattern.fullmatch(text)
+        if match:
+            values = match.groupdict()
+            if isinstance(sentence.message, Counted):
+                return sentence.message(int(values["count"]), **values)
+            return str(sentence.message) % values if values else str(sentence.message)
+    return refusal_sentence(text)
+
+
+# --- the page's JSON -------------------------------------------------------------------------
+def _js(message: str) -> str:
+    """``%(card)s`` -> ``{card}``: the script's placeholders."""
+    return re.sub(r"%\((\w+)\)s", r"{\1}", message)
+
+
+def _samples() -> dict[str, int]:
+    """A number of each plural category this language has (``one``: 1, ``few``: 2, ...)."""
+    locale = i18n.locale_of(i18n.current())
+    found: dict[str, int] = {}
+    for n in range(200):
+        found.setdefault(locale.plural_form(n), n)
+    return found
+
+
+def _by_category(message: Counted) -> dict[str, str]:
+    """``message``'s form for each plural category, its placeholders kept."""
+    translations = i18n.translations(i18n.current())
+    return {category: _js(translations.ngettext(message.singular, message.plural, n))
+            for category, n in _samples().items()}
+
+
+def _said(message: LazyProxy | Counted) -> str | dict[str, str]:
+    if isinstance(message, Counted):
+        return _by_category(message)
+    return _js(str(message))
+
+
+@cache
+def _page_words(language: str) -> str:
+    with i18n.speaking(language):
+        words: dict[str, Any] = {key: _said(message) for key, message in SENTENCES.items()}
+        words.update({key: _said(message) for key, message in COUNTED.items()})
+        words["cards"] = {
+            "ranks": [rank_word(rank) for rank in range(1, 14)],
+            "suits": {suit: _said(template) for suit, template in SUIT_TEMPLATES.items()}}
+        words["engine"] = [{"pattern": sentence.pattern.replace("(?P<", "(?<"),
+                            "say": _said(sentence.message)} for sentence in ENGINE]
+        words["engine_game_over"] = {"pattern": GAME_OVER.pattern.replace("(?P<", "(?<"),
+                              "say": _js(_("The game is over: %(why)s Its result is final."))}
+        words["variants"] = {variant.key: variant_title(variant) for variant in VARIANTS}
+        words["number_locale"] = str(i18n.current_locale()).replace("_", "-")
+    return json.dumps({"language": language, "words": words}, ensure_ascii=False,
+                      separators=(",", ":")).replace("</", "<\\/")
+
+
+def page_words() -> Markup:
+    """This request's sentences as the page's JSON (safe inside ``<script>``)."""
+    return Markup(_page_words(i18n.current()))

@@ -1,0 +1,143 @@
+"""The board's routes: one game's page, what its player does there (play, undo, hint), and
+what its end banner loads: the results of an ended game, the analysis of a lost one. Each
+parses, calls and answers: an input is read and played in ``boardinput``, answered by
+``boardpage``.
+
+Every action is a plain form first (POST, then 303 back to the board); the board's script
+plays with its own engine and sends its steps in batches. Every board form carries the game's
+version: an input made on a board that is no longer the stored one is refused (409, with the
+board as it is), never applied to a position the player has not seen.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app import odds
+from app.engine.analysis import Analysis
+from app.store import LoadedGame
+from app.web.core import notice
+from app.web.core.csrf import require_csrf
+from app.web.core.deps import GameDep, OwnedGame, PlayerDep, SessionDep
+from app.web.core.errors import PageError
+from app.web.core.htmx import is_htmx
+from app.web.core.i18n import gettext as _
+from app.web.core.links import path_for
+from app.web.core.notice import Notice
+from app.web.core.params import VersionField
+from app.web.core.threads import in_one_hop
+from app.web.services import actions, results, solving
+from app.web.services.boardinput import BoardInput, BoardInputDep, give_hint, take_input
+from app.web.services.boardpage import NO_STORE, render_board
+from app.web.views.templating import templates
+from app.web.views.view import describe_step, drawn_by, kept_the_win, say_move
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+# --- the routes ----------------------------------------------------------------------------
+@router.get("/games/{game_id}", response_class=HTMLResponse, name="board")
+def board(request: Request, loaded: GameDep, player_id: PlayerDep,
+          selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
+    """The board. Its ETag is the game's version: the board's script, back in view or online
+    again, asks with If-None-Match whether another tab moved (304: nothing new)."""
+    etag = f'"{loaded.version}"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag, **NO_STORE})
+    shown = notice.take(request, loaded.record.id) or Notice()
+    response = render_board(request, loaded, player_id, Notice(
+        shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
+        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards))
+    notice.clear(request, response, loaded.record.id)
+    response.headers["ETag"] = etag
+    return response
+
+
+@router.post("/games/{game_id}/play", name="play")
+def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+         sent: BoardInputDep) -> Response:
+    """One input on the board, or the script's batch of moves; judged by the engine on the
+    version of the game the board showed."""
+    return take_input(request, session, player_id, loaded, sent)
+
+
+@router.post("/games/{game_id}/undo", name="undo")
+def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
+         version: VersionField = None) -> Response:
+    """Take back the last move: the board's input ``undo``, played as any other."""
+    return take_input(request, session, player_id, loaded,
+                      BoardInput(action=actions.UNDO, version=version))
+
+
+@router.post("/games/{game_id}/hint", name="hint")
+async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
+               loaded: OwnedGame) -> Response:
+    """Ask the solver for the next move. It counts on the game (hints used), changes nothing
+    else, and runs off the event loop in the solver's bounded pool (``solving``)."""
+    return await give_hint(request, session, player_id, loaded)
+
+
+@router.get("/games/{game_id}/analysis", response_class=HTMLResponse, name="analysis_page")
+async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
+                        player_id: PlayerDep) -> Response:
+    """Could the game have been won, and which move lost it: a fragment for the lost game's
+    banner (loaded after the board), or a page of its own without JavaScript. Anyone may ask,
+    once the game is over (as for replays): during the game it would give its player the
+    winning line, and that is what hints are for (and count)."""
+    record = loaded.record
+    if not record.status.ended:
+        raise PageError(409, _("Not finished yet"),
+                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
+                        link=(path_for(request, "board", game_id=record.id),
+                              _("Go to the game")))
+    try:
+        found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
+    except solving.SolverBusy as exc:
+        found, busy = None, str(exc)
+    context = {**analysis_context(loaded, found), "busy": busy,
+               "mine": record.player_id == player_id}
+    blocks = {"block_name": "analysis"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "analysis.html", context, **blocks)
+
+
+@router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
+async def results_page(request: Request, session: SessionDep, loaded: GameDep,
+                       player_id: PlayerDep) -> Response:
+    """An ended game's par, and the challenge it answers or the answers to its own: a fragment
+    for the end banner (loaded after the board), or a page of its own without JavaScript."""
+    record, game = loaded.record, loaded.game
+    if not record.status.ended:
+        raise PageError(409, _("Not finished yet"), _("A game's results come once it has ended."),
+                        link=(path_for(request, "board", game_id=record.id), _("Go to the game")))
+
+    mine, sender, answers, everyone = await in_one_hop(session, lambda: results.results_of(
+        session, record))
+    facts = odds.deal_facts(game.deal.number, game.variant)
+    par, busy = await results.par_of(loaded, player_id, facts)
+    context = {"record": record, "game": game, "mine": mine, "sender": sender,
+               "answers": answers, "par": par, "busy": busy, "deal_results": everyone,
+               "facts": facts,
+               "owner": record.player_id == player_id,
+               "beats": results.beats(mine, sender) if sender is not None else None,
+               "to_clear": game.goal.cards_to_clear}
+    blocks = {"block_name": "results"} if is_htmx(request) else {}
+    return templates.TemplateResponse(request, "results.html", context, **blocks)
+
+
+def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:
+    """The analysis page's words: the move that lost the game and the one that would have
+    kept the win, as the coach says them."""
+    record, moves = loaded.record, loaded.game.moves
+    lost_move = (moves[found.lost_at - 1]
+                 if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
+    drawn = drawn_by(loaded.game, found.lost_at) if found and lost_move else None
+    better = found.better_move if found else None
+    return {"record": record, "game": loaded.game, "found": found,
+            "lost_move": say_move(lost_move, drawn) if lost_move else None,
+            "lost_move_text": describe_step(lost_move, drawn) if lost_move else None,
+            "better": say_move(better) if better else None,
+            # The coach's sentence whole: "Removing K♠ instead would have kept the win."
+            "kept_the_win": kept_the_win(better) if better else None,
+            "ended": record.status.ended}

@@ -1,0 +1,260 @@
+"""A board input, read and played: every way in (a card clicked without JavaScript, an
+action, the board's script's batch of steps) parsed here, judged by the engine (``actions``),
+and answered by ``boardpage``.
+
+A batch is what the board's script played with its own engine, made on one version and
+played whole or not at all; a batch sent again (its answer lost) is played once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Form, Request
+from fastapi.responses import Response
+
+from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError
+from app.store import GameConflict, LoadedGame, reload
+from app.web.core.htmx import wants_json
+from app.web.core.i18n import gettext as _
+from app.web.core.notice import Notice
+from app.web.core.params import VersionField
+from app.web.core.words import engine_sentence
+from app.web.services import actions, results, solving
+from app.web.services.boardpage import answer, conflict_message, refusal, render_board, took_back
+from app.web.views.view import describe_hint, describe_played
+
+log = logging.getLogger("pyramid.board")
+
+
+ACTIONS = {"draw": Move.draw, "recycle": Move.recycle}
+
+
+def read_click(game: Game, selected: str | None, card: str | None) -> Move | Notice:
+    """What a click on ``card`` means, with ``selected`` the card already selected: a move
+    for the engine to judge, or what to tell the player (a selection, a deselection, a card
+    that cannot be played).
+
+    The selection lives on the server (the board's form carries it): a lone card that is not
+    a King only becomes the selection; a King, or a second card, is a removal.
+    """
+    if not card:
+        return Notice(_("Choose a card."), refused=True)
+    try:
+        clicked = Card.parse(card)
+        first = Card.parse(selected) if selected else None
+    except CardError as exc:
+        # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
+        return Notice(_("That is not a card: %(why)s", why=engine_sentence(str(exc))),
+                      refused=True)
+    if first == clicked:
+        return Notice(_("%(card)s is no longer selected.", card=clicked.symbol))
+    if first is not None or clicked.is_king:
+        return Move.remove(clicked) if first is None else Move.remove(first, clicked)
+    why_not = game.why_not_free(clicked)
+    if why_not:
+        return refusal(why_not, (clicked,))
+    return Notice(_("%(card)s selected: choose a card to make 13 with it.",
+                    card=clicked.symbol), selected=clicked.name)
+
+
+def read_action(action: str) -> actions.Step | Notice:
+    if action == actions.UNDO:
+        return actions.UNDO
+    make = ACTIONS.get(action)
+    if make is None:
+        # TRANSLATORS: %(action)s is what the form sent, quoted.
+        return Notice(_("Unknown action %(action)s.", action=repr(action)), refused=True)
+    return make()
+
+
+BATCH_LIMIT = 100
+"""Steps in one batch: far more than a player makes while one answer is on its way."""
+INPUT_ID = r"^[A-Za-z0-9_-]{8,32}:[0-9]{1,9}$"
+MOST_SECONDS = 7 * 24 * 3600
+"""The longest game clock a page may report for moves made without network."""
+"""A batch's id: the tab's own random id, a colon, and the batch's number in that tab."""
+
+
+def read_steps(text: str) -> list[actions.Step] | Notice:
+    """A batch in move notation, space-separated (``5H+8C draw KS undo``)."""
+    words = text.split()
+    if not words or len(words) > BATCH_LIMIT:
+        return Notice(_("A batch holds 1 to %(most)s inputs.", most=BATCH_LIMIT), refused=True)
+    steps: list[actions.Step] = []
+    for word in words:
+        if word.lower() == actions.UNDO:
+            steps.append(actions.UNDO)
+            continue
+        try:
+            steps.append(Move.from_text(word))
+        except MoveError as exc:
+            # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
+            return Notice(_("That is not a move: %(why)s", why=engine_sentence(str(exc))),
+                          refused=True)
+    return steps
+
+
+def said_of(done: actions.Applied, game: Game) -> Notice:
+    """What the steps did: their last one (a removal's cards fade out where they were)."""
+    last = done.steps[-1]
+    if last == actions.UNDO:
+        return took_back(done.undone[-1])
+    move: Move = last  # type: ignore[assignment]
+    return Notice(describe_played(move, game), removed=tuple(c.name for c in move.cards))
+
+
+def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
+    """A batch the engine refused at one step: which, why, and that none of it was played."""
+    cards = exc.step.cards if isinstance(exc.step, Move) else ()
+    told = refusal(exc.why, cards)
+    # TRANSLATORS: %(why)s is why the engine refused the step, a sentence.
+    return Notice(_("%(why)s (Step %(number)s of %(steps)s; none of them was played.)",
+                    why=told.message, number=exc.number, steps=asked),
+                  refused=True, refused_cards=told.refused_cards)
+
+
+def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
+                input_id: str | None, exc: GameConflict) -> Response:
+    """An input made on another version than the stored one. A batch sent again after its
+    answer was lost finds itself applied and gets the board as it is (200). Otherwise the
+    board as stored now (409), and whose doing that was: this tab's own earlier batch, or
+    another tab."""
+    fresh = reload(session, loaded)
+    last = fresh.record.last_input
+    if input_id is not None and last == input_id:
+        return render_board(request, fresh, player_id)
+    mine = input_id is not None and last is not None and (
+        last.split(":", 1)[0] == input_id.split(":", 1)[0])
+    message = str(actions.OWN_EARLIER_INPUT) if mine else conflict_message(exc)
+    return render_board(request, fresh, player_id, Notice(message, refused=True),
+                        status_code=409)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardInput:
+    """What a board form sends: a card (with the card already selected, if any), an action,
+    or the script's batch of moves; and the version it was made on."""
+
+    card: str | None = None
+    selected: str | None = None
+    action: str | None = None
+    moves: str | None = None
+    input_id: str | None = None
+    version: int | None = None
+    untimed_elapsed: int | None = None
+    """Set when the batch's moves were made without network: the page's own clock then."""
+    abandon: bool = False
+    """The player has agreed, on the page, to leave their game in progress (a deal page's
+    first input then starts without asking again)."""
+
+
+def board_input(card: Annotated[str | None, Form(max_length=3)] = None,
+                selected: Annotated[str | None, Form(max_length=3)] = None,
+                action: Annotated[str | None, Form(max_length=10)] = None,
+                moves: Annotated[str | None, Form(max_length=BATCH_LIMIT * 8)] = None,
+                input_id: Annotated[str | None, Form(alias="input", pattern=INPUT_ID)] = None,
+                version: VersionField = None,
+                offline: Annotated[bool, Form()] = False,
+                elapsed: Annotated[int | None, Form(ge=0, le=MOST_SECONDS)] = None,
+                abandon: Annotated[bool, Form()] = False) -> BoardInput:
+    return BoardInput(card, selected, action, moves, input_id, version,
+                      untimed_elapsed=(elapsed or 0) if offline else None, abandon=abandon)
+
+
+BoardInputDep = Annotated[BoardInput, Depends(board_input)]
+
+
+class Unread(Exception):
+    """An input that is no move: what to tell the player, and the status (422 for a malformed
+    batch or request; 200 for a click the board answers with words)."""
+
+    def __init__(self, said: Notice, status_code: int = 422) -> None:
+        super().__init__(said.message)
+        self.said, self.status_code = said, status_code
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A board input as steps for ``actions.apply``: none for a click that only selects a card
+    or that the board answers at once (``said``), one for a click or an action, the script's
+    whole batch."""
+
+    steps: list[actions.Step]
+    said: Notice | None = None
+    batch: bool = False
+
+
+def read_input(game: Game, sent: BoardInput, *, script: bool = False) -> Read:
+    """Every shape of board input as one list of steps; raises Unread for what is no input
+    (``script``: the board's script asked, which always sends something)."""
+    if sent.moves is not None:
+        if sent.version is None:
+            raise Unread(Notice(_("A batch of inputs says which version of the game it was "
+                                  "made on."), refused=True))
+        steps = read_steps(sent.moves)
+        if isinstance(steps, Notice):
+            raise Unread(steps)
+        return Read(steps, batch=True)
+    if sent.action is not None:
+        step = read_action(sent.action)
+    elif sent.card is None and script:
+        raise Unread(Notice(_("Nothing was sent: a card, an action or a batch of moves."),
+                            refused=True))
+    else:
+        step = read_click(game, sent.selected, sent.card)
+    return Read([], said=step) if isinstance(step, Notice) else Read([step])
+
+
+def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
+               sent: BoardInput) -> Response:
+    """The one way a board input is played: read into steps, applied by ``actions.apply``
+    (which checks the version and that the game goes on), answered by ``answer`` (the
+    script's data, htmx's fragment, or 303 back to the board)."""
+    try:
+        read = read_input(loaded.game, sent, script=wants_json(request))
+    except Unread as exc:
+        return answer(request, loaded, player_id, exc.said, status_code=exc.status_code)
+    try:
+        done = actions.apply(session, loaded, read.steps, sent.version, sent.input_id,
+                             sent.untimed_elapsed)
+    except actions.BatchRefused as exc:
+        return refused(request, loaded, player_id, exc, read)
+    except GameConflict as exc:
+        return out_of_step(request, session, loaded, player_id, sent.input_id, exc)
+    except IllegalMove as exc:  # the game is over
+        return answer(request, loaded, player_id, refusal(str(exc)),
+                      status_code=422 if read.batch else 200)
+    results.remember_par(request, loaded)
+    said = read.said or said_of(done, loaded.game)
+    return answer(request, loaded, player_id, said)
+
+
+def refused(request: Request, loaded: LoadedGame, player_id: str, exc: actions.BatchRefused,
+            read: Read) -> Response:
+    """A step the engine refused, nothing played: a click's refusal is words on the board
+    (its cards shake); a batch's is 422, the two engines having disagreed (logged)."""
+    if not read.batch:
+        cards = exc.step.cards if isinstance(exc.step, Move) else ()
+        return answer(request, loaded, player_id, refusal(exc.why, cards))
+    if wants_json(request):
+        log.error("The page's engine and the server's disagree: game %s, step %d (%s): %s",
+                  loaded.record.id, exc.number, exc.step, exc.why)
+    return answer(request, loaded, player_id, refused_batch(exc, len(read.steps)),
+                  status_code=422)
+
+
+async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:
+    try:
+        advice, until = await solving.advise(session, loaded, player_id)
+    except IllegalMove as exc:
+        return answer(request, loaded, player_id, refusal(str(exc)))
+    except solving.SolverBusy as exc:
+        return answer(request, loaded, player_id, Notice(str(exc), refused=True))
+    move = advice.move
+    return answer(request, loaded, player_id, Notice(
+        describe_hint(advice, until),
+        hinted=tuple(card.name for card in move.cards) if move else (),
+        hinted_action=move.op.value if move and not move.cards else None))
