@@ -8,6 +8,7 @@
 
 import { COVERED_BY, Card, Move, PYRAMID_SIZE, rowCol } from "../engine/index.js";
 import { cardName, formatNumber, say, sayCount, sayEngine, sayInto } from "./words.js";
+import { element, patchTree, setAttributes } from "./dom.js";
 
 /** What the board shows beyond the position: the selection, hinted and refused cards. */
 export class Marks {
@@ -17,16 +18,6 @@ export class Marks {
     this.refused = new Set();
   }
   clear() { this.hinted.clear(); this.hintedAction = null; this.refused.clear(); }
-}
-
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) continue;
-    node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) node.append(child);
-  return node;
 }
 
 let facesTemplate = null;
@@ -70,20 +61,6 @@ function coveredAttributes(card, place, over, extra) {
 
 /** Give `node` exactly `attributes` (leaving alone the page's own: a flight's style, the
  * roving tabindex). */
-function setAttributes(node, attributes) {
-  for (const { name } of Array.from(node.attributes)) {
-    if (name !== "style" && name !== "tabindex" && !(name in attributes)) node.removeAttribute(name);
-  }
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) {
-      node.removeAttribute(name);
-    } else {
-      const text = value === true ? "" : String(value);
-      if (node.getAttribute(name) !== text) node.setAttribute(name, text);
-    }
-  }
-}
-
 function emptyPile(extra = "") {
   return element("span", { class: classes("empty-pile", extra), "aria-hidden": "true" });
 }
@@ -249,35 +226,6 @@ function discardPile(local) {
       sayInto("removed_pile", { count: removed },
         { count: element("span", { class: "count", "data-count": "discard" }, [formatNumber(removed)]) })),
   ]);
-}
-
-function attributesOf(node) {
-  return Object.fromEntries(Array.from(node.attributes, (a) => [a.name, a.value]));
-}
-
-/** Bring `here` to `fresh`, keeping every element whose kind and card stay (a card's face
- * never changes, so it is not looked at): a few attribute and text changes rather than a
- * new subtree, which a slow phone feels. */
-function patchTree(here, fresh) {
-  const sameKind = here.nodeName === fresh.nodeName && (here.nodeType !== Node.ELEMENT_NODE
-    || here.getAttribute("data-card") === fresh.getAttribute("data-card"));
-  if (!sameKind) {
-    here.replaceWith(fresh);
-    return;
-  }
-  if (here.nodeType === Node.TEXT_NODE) {
-    if (here.data !== fresh.data) here.data = fresh.data;
-    return;
-  }
-  setAttributes(here, attributesOf(fresh));
-  if (here.hasAttribute("data-card")) return;
-  const mine = Array.from(here.childNodes).filter((n) => n.nodeType !== Node.TEXT_NODE || n.data.trim());
-  const theirs = Array.from(fresh.childNodes);
-  theirs.forEach((node, index) => {
-    if (index < mine.length) patchTree(mine[index], node);
-    else here.append(node);
-  });
-  for (const extra of mine.slice(theirs.length)) extra.remove();
 }
 
 /** Draw `local` on the board: the pyramid, the piles, the counters, the controls. */

@@ -4,17 +4,7 @@
 
 import { formatTime } from "./clock.js";
 import { formatNumber, languageHeaders, say, sayCount, sayEngine, sayInto } from "./words.js";
-
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== null && value !== undefined && value !== false) {
-      node.setAttribute(name, value === true ? "" : String(value));
-    }
-  }
-  node.append(...children);
-  return node;
-}
+import { element } from "./dom.js";
 
 function place(board, banner) {
   const old = board.root.querySelector("[data-banner]");
