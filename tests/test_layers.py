@@ -178,7 +178,8 @@ def test_web_errors_imports_nothing_of_the_web_layer():
                                         "app.web.views.oddsview"])
 def test_the_view_models_never_touch_the_database(view_model):
     """view.py, statsview.py and oddsview.py turn games, figures and odds into template data;
-    only the routes and web/actions.py reach the store (nor do they use SQLAlchemy)."""
+    only the routes and the services (app/web/services) reach the store (nor do they use
+    SQLAlchemy)."""
     bad = [i for i in imports_of(view_model)
            if within(i.imported, "app.store", "sqlalchemy")]
     assert not bad, broken(bad)

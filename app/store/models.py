@@ -103,8 +103,9 @@ class GameRecord(Base):
     seq: Mapped[int | None] = mapped_column(Integer)
     streak: Mapped[int | None] = mapped_column(Integer)
     streak_all: Mapped[int | None] = mapped_column(Integer)
-    # The id of the last batch of board inputs applied (``<tab>:<n>``, see web/board.py):
-    # a batch sent twice is applied once, and a tab's own earlier batch is not "another tab".
+    # The id of the last batch of board inputs applied (``<tab>:<n>``, see
+    # app/web/services/boardinput.py): a batch sent twice is applied once, and a tab's own
+    # earlier batch is not "another tab".
     last_input: Mapped[str | None] = mapped_column(String(48))
     # Whether the server saw every move as it was played, so that its clock is the game's
     # time: false for moves made without network and synced later, and for imported games.

@@ -296,7 +296,8 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
     owner = can_play and not replay
     can_move = owner and status is GameStatus.PLAYING
     legal = set(game.legal_moves)
-    selectable = {card.name for card in game.free_cards()} if can_move else set()
+    free = {card.name for card in game.free_cards()}
+    selectable = free if can_move else set()
     if selected not in selectable:
         selected = None
     return {
@@ -310,7 +311,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "reason": said_reason(status, outcome),
         "replay": replay,
         # What looks free (every free card) and what can be clicked (only while playing).
-        "free_names": {card.name for card in game.free_cards()},
+        "free_names": free,
         "selectable": selectable,
         "selected": selected,
         "covered_by": covered_by(game),
