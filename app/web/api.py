@@ -44,7 +44,7 @@ from app.engine import (
     Variant,
 )
 from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload, time_left_out
-from app.web import actions, results, solving
+from app.web import actions, results, solving, spoilers
 from app.web.deps import (
     GameDep,
     OwnedGame,
@@ -378,16 +378,22 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
 
 
 @router.get("/games/{game_id}/analysis", response_model=AnalysisOut, name="api_analysis",
-            responses={404: ERRORS[404],
+            responses={403: {"model": Problem, "description": "The deal can still be played "
+                                    "for a deal of the day's result: its analysis opens once "
+                                    "its day is over"},
+                       404: ERRORS[404],
                        409: {"model": Problem, "description": "The game is still in progress"},
                        429: {"model": Problem, "description": "The solver is busy"}})
 async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -> AnalysisOut:
     """Where the game went wrong, once it has ended; anyone may ask (as for replays). A game in
     progress is refused (409): its analysis would be a winning line for its player, which is
-    what hints give (and count)."""
+    what hints give (and count). A deal that can still be played for a day's result is refused
+    to everyone (403) until its day is over (``spoilers``)."""
     if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))
+    if spoilers.kept_private(loaded.game):
+        raise HTTPException(403, spoilers.why_private())
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy as exc:

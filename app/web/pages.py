@@ -30,7 +30,17 @@ from app.store import (
     remember_winnable_only,
     wants_winnable_only,
 )
-from app.web import actions, i18n, notice, preferences_page, results, rulestext, solving, starting
+from app.web import (
+    actions,
+    i18n,
+    notice,
+    preferences_page,
+    results,
+    rulestext,
+    solving,
+    spoilers,
+    starting,
+)
 from app.web.boardinput import BoardInputDep, give_hint, take_input
 from app.web.boardpage import NO_STORE, BoardUrls
 from app.web.csrf import require_csrf
@@ -270,7 +280,10 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
 
 
 async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
-    """The move that would have kept the win, when move ``before`` is the one that lost it."""
+    """The move that would have kept the win, when move ``before`` is the one that lost it
+    (none while the deal can still be played for a day's result: ``spoilers``)."""
+    if spoilers.kept_private(loaded.game):
+        return None
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy:

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.engine import GameStatus, ended_reason
 from app.store import display_name, load
-from app.web import solving
+from app.web import solving, spoilers
 from app.web.deps import PlayerDep, SessionDep
 from app.web.errors import PageError
 from app.web.htmx import is_htmx
@@ -41,7 +41,9 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
            play: Annotated[bool, Query()] = False,
            win_from: Annotated[int | None, Query(ge=0, le=100_000)] = None) -> Response:
     """The replay of an ended game; with ``win_from=K``, the game's first K moves followed by a
-    winning line the solver found from there (what the player could have done instead)."""
+    winning line the solver found from there (what the player could have done instead). While
+    the deal can still be played for a day's result, the moves only: no winning line (403), no
+    losing move marked (``spoilers``)."""
     loaded = load(session, game_id)
     if loaded is None:
         raise PageError(404, _("No such game"),
@@ -57,6 +59,11 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                                "ended."),
                         link=(path_for(request, "board", game_id=game_id),
                               _("Go to the game") if mine else _("Watch it now")))
+    private = spoilers.kept_private(game)
+    if private and win_from is not None:
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=game_id),
+                              _("Watch the game's replay")))
     owner_name = display_name(session, record.player_id)
     session.rollback()  # no database connection is held while the solver searches
     lost_at = None
@@ -73,7 +80,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                                   _("Watch the game's replay")))
         for move in line:
             game.play(move)
-    elif record.status is GameStatus.LOST:
+    elif record.status is GameStatus.LOST and not private:  # the losing move is a clue
         # Without the mark rather than not at all when the solver is busy.
         found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
         lost_at = found.lost_at if found is not None else None
