@@ -135,3 +135,15 @@ def test_other_games_keep_their_analysis(client):
         starting.today().date()))
     game_id = abandoned_game(client, number)
     assert client.get(f"/api/games/{game_id}/analysis").status_code == 200
+
+
+def test_the_deals_tests_analyse_are_in_play_on_no_day_for_years():
+    # Tests that analyse a fixed deal pass whatever the date (tests/dailies.py): the deals are
+    # no deal of the day from yesterday to ten years on, and the choosers skip those that are.
+    from tests.dailies import ANALYSED_DEALS, YEARS_AHEAD, never_in_play, spare_deals
+    assert all(never_in_play(n) for n in ANALYSED_DEALS)
+    day = starting.today().date()
+    in_play = sorted(odds.daily_deals_in_play(day))
+    assert not any(never_in_play(n) for n in in_play)  # the window does see today's
+    assert spare_deals(in_play) == []
+    assert YEARS_AHEAD >= 5

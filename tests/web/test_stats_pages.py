@@ -16,6 +16,7 @@ from app.engine import Deal, Game, Move, Variant
 from app.engine.solver import solve
 from app.store import Database
 from app.store.models import GameRecord
+from app.web import starting
 from app.web.player import PlayerCookie
 from tests.store.store_helpers import add_daily
 
@@ -396,7 +397,7 @@ def test_try_again_asks_before_abandoning_a_game_in_progress(client):
 
 
 def test_a_won_deal_of_the_day_shows_the_result_and_plays_again_not_counted(client):
-    today = datetime.now(UTC).date()
+    today = starting.today().date()  # the daily calendar's date
     number = odds.daily_deal(today, Variant("standard", 3))
     line = solve(Game(Deal.from_number(number), "standard", 3)).moves
     started = client.post("/daily/play?goal=standard&passes=3",
