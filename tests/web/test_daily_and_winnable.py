@@ -55,9 +55,9 @@ def test_the_deal_of_the_day_is_the_same_on_two_servers(tmp_path, sqlite_url):
             started = server.post(play, data={"action": "draw"}, follow_redirects=False)
             game_id = started.headers["location"].rsplit("/", 1)[1]
             state = server.get(f"/api/games/{game_id}").json()
-            assert state["daily"] == datetime.now(UTC).date().isoformat()
+            assert state["daily"] == starting.today().date().isoformat()
             deals.append(state["deal"])
-    today = datetime.now(UTC).date()
+    today = starting.today().date()
     assert deals[0] == deals[1] == odds.daily_deal(today, Variant("wholedeck", 2))
 
 
@@ -73,7 +73,7 @@ def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monke
     assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"
     state = client.get(f"/api/games/{daily_id}").json()
     assert state["daily"] and state["deal"] == odds.daily_deal(
-        datetime.now(UTC).date(), Variant("standard", 3))
+        starting.today().date(), Variant("standard", 3))
     # Tomorrow's deal of the day is another deal.
     tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
     monkeypatch.setattr(starting, "today", lambda: tomorrow)
@@ -90,7 +90,7 @@ def daily_state(client, query: str) -> dict:
 
 
 def test_a_deal_of_the_day_counts_for_its_day_only_when_played_that_day(client, other_client):
-    today = datetime.now(UTC).date()
+    today = starting.today().date()
     yesterday = today - timedelta(days=1)
     state = daily_state(client, f"goal=standard&passes=3&day={yesterday.isoformat()}")
     # Yesterday's page, played today: yesterday's deal, as an ordinary game.
@@ -105,7 +105,7 @@ def test_a_deal_of_the_day_counts_for_its_day_only_when_played_that_day(client, 
 
 
 def test_play_again_on_an_old_deal_of_the_day_is_an_ordinary_game(client, monkeypatch):
-    today = datetime.now(UTC)
+    today = starting.today()
     state = daily_state(client, "goal=standard&passes=3")
     assert state["daily"] == today.date().isoformat()
     same_day = client.post(f"/games/{state['id']}/restart", data={"confirm": "1"},
