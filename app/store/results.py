@@ -63,22 +63,24 @@ def deal_results(session: Session, number: int, variant: Variant,
     counted game (one aggregate over ``ix_games_deal_variant``), and the named players' best
     games."""
     won = G.status == GameStatus.WON
+    ranked = G.ranked.is_(True)  # time and score only where they can be trusted
     row = session.execute(
         select(func.count(), func.count(func.distinct(G.player_id)),
                func.sum(case((won, 1), else_=0)), func.min(case((won, G.move_count))),
-               func.min(case((won, G.seconds))), func.max(G.score))
+               func.min(case((won & ranked, G.seconds))), func.max(case((ranked, G.score))))
         .where(_counted_on(number, variant))).one()
     results = DealResults(played=row[0], players=row[1], won=int(row[2] or 0),
                           fewest_moves=row[3], best_seconds=row[4], best_score=row[5])
     if results.played:
         named = (
-            select(G.id, Player.display_name, G.status, G.move_count, G.seconds, G.score,
-                   G.cleared, G.finished_at)
+            select(G.id, Player.display_name, G.status, G.move_count,
+                   case((ranked, G.seconds)), case((ranked, G.score)), G.cleared,
+                   G.finished_at)
             .join(Player, and_(Player.id == G.player_id, Player.listed.is_(True),
                                Player.display_name.is_not(None)))
             .where(_counted_on(number, variant))
             .order_by(case((won, 0), else_=1), G.cleared.desc(), G.move_count,
-                      G.seconds, G.finished_at)
+                      case((ranked, 0), else_=1), G.seconds, G.finished_at)
             .limit(limit * 4))
         seen: set[str] = set()
         for game_id, name, status, moves, seconds, score, cleared, finished in session.execute(

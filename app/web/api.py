@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -152,6 +152,16 @@ class GameState(BaseModel):
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
     counted: bool = Field(description="False for a game played again (a try again, a won deal "
                                       "of the day replayed): not in the statistics")
+    ranked: bool = Field(description="Whether the game's time and score are ranked against other "
+                                     "players' (the deal's results, the daily's fastest win): "
+                                     "false when the server did not time it, or when it played "
+                                     "a hint given to another player from its address on a deal "
+                                     "of the day. It counts in its player's statistics either "
+                                     "way (docs/players.md)")
+    timed_by: Literal["server", "player"] = Field(
+        description="Whose clock timed the game: the server's, which saw every move as it was "
+                    "played, or the player's own device (moves made offline and synced later, "
+                    "an imported game): then it is not ranked")
     elapsed_seconds: int
     paused_seconds: int = Field(description="What the game's pauses leave out of its time: "
                                             "the first seconds of every pause count as "
