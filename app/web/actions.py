@@ -41,7 +41,7 @@ from app.store import (
     load,
     save_position,
 )
-from app.web import metrics
+from app.web import metrics, witness
 from app.web.i18n import _l
 from app.web.i18n import gettext as _
 
@@ -93,6 +93,7 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
     facts = (odds.deal_facts(game.deal.number, game.variant)
              if game.status is GameStatus.WON else None)
     try:
+        witness.count_borrowed_hints(session, loaded.record, game)  # another player's hints
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None,  # a won deal's par, known already
                       untimed_elapsed=untimed_elapsed)
@@ -313,6 +314,7 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
             record = create_game(session, player_id, deal, variant.goal, variant.passes,
                                  daily=daily, challenge=challenge, late_daily=late_daily)
             created = True
+        witness.count_borrowed_hints(session, record, game)  # another player's hints
         save_position(session, record, game, undos=len(undone), input_id=input_id,
                       untimed_elapsed=untimed_elapsed)
         return record, abandoned, created

@@ -40,7 +40,7 @@ from app.engine import Game, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
-from app.web import actions, metrics
+from app.web import actions, metrics, witness
 from app.web.budget import current_client
 from app.web.i18n import gettext as _
 from app.web.threads import in_thread
@@ -297,7 +297,15 @@ async def advise(session: Session, loaded: LoadedGame,
         await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
     await in_thread(actions.count_hint_on, session, loaded)
+    await in_thread(_note_hint, session, loaded, advice[0].move)
     return advice
+
+
+def _note_hint(session: Session, loaded: LoadedGame, move) -> None:
+    """A hint given on a deal still in play for a shared result is written down, so that a
+    game that plays it for another player counts it (``witness``)."""
+    witness.note_hint(session, loaded.record, loaded.game, move)
+    session.commit()
 
 
 async def where_it_went_wrong(session: Session, loaded: LoadedGame,

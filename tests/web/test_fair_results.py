@@ -11,7 +11,7 @@ import re
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 
-from app.engine import Deal, Game
+from app.engine import Deal, Game, Move
 from app.engine.solver import solve
 from app.store.models import GameRecord
 from app.web import gamesfile
@@ -34,7 +34,7 @@ def imported(client, payload: bytes):
                        follow_redirects=False)
 
 
-def played(client) -> str:
+def played_count(client) -> str:
     html = client.get("/stats").text
     if 'data-figures="total"' not in html:  # no game yet
         return "0"
@@ -55,8 +55,8 @@ def test_an_export_does_not_import_into_other_players(client, app):
             assert refused.status_code == 400, refused.text
             assert "imports only into the player who made it" in refused.text
             assert "another device" in refused.text
-            assert played(other) == "0"
-    assert played(client) == "1"
+            assert played_count(other) == "0"
+    assert played_count(client) == "1"
 
 
 def test_an_export_imports_once_into_its_own_player(client, app):
@@ -64,13 +64,13 @@ def test_an_export_imports_once_into_its_own_player(client, app):
     export = client.get("/stats/export.json").content
     with app.state.db.session() as session:  # the games lost (a database restored, say)
         session.execute(delete(GameRecord))
-    assert played(client) == "0"
+    assert played_count(client) == "0"
     done = imported(client, export)
     assert done.status_code == 303 and "imported=1" in done.headers["location"]
-    assert played(client) == "1"
+    assert played_count(client) == "1"
     again = imported(client, export)
     assert again.status_code == 400 and "imported already" in again.text
-    assert played(client) == "1"  # nothing doubled
+    assert played_count(client) == "1"  # nothing doubled
 
 
 def test_an_export_made_before_a_reset_does_not_import_again(client):
@@ -78,10 +78,10 @@ def test_an_export_made_before_a_reset_does_not_import_again(client):
     export = client.get("/stats/export.json").content
     assert client.post("/stats/reset", data={"confirm": "yes"},
                        follow_redirects=False).status_code == 303
-    assert played(client) == "0"
+    assert played_count(client) == "0"
     refused = imported(client, export)
     assert refused.status_code == 400 and "before your statistics were reset" in refused.text
-    assert played(client) == "0"
+    assert played_count(client) == "0"
     # A new export, made after the reset, is the player's own again (of no games here).
     won_game(client)
     fresh = client.get("/stats/export.json").content
@@ -133,7 +133,7 @@ def test_a_win_the_server_did_not_time_counts_but_is_not_the_fastest(client, oth
     assert state["ranked"] is False and state["timed_by"] == "player"
     # Counted for its player: played 1, won 1; but no best time of 0:00.
     html = client.get("/stats").text
-    assert played(client) == "1"
+    assert played_count(client) == "1"
     block = html.split('data-figures="total"', 1)[1].split("</dl>", 1)[0]
     assert "0:00" not in block
     # Nor on the deal's results that others see, and the game page says why.
@@ -161,3 +161,84 @@ def test_an_imported_game_is_not_ranked(client, app):
         row = session.execute(select(GameRecord.timed, GameRecord.ranked)).one()
     assert tuple(row) == (False, False)
     assert client.get(f"/api/games/{game_id}").json()["timed_by"] == "player"
+
+
+# --- hints used through another player -------------------------------------------------------
+def started_daily(client) -> tuple[str, int]:
+    """Today's deal of the day (standard, 3 passes) begun with one draw or first move."""
+    from app import odds
+    from app.engine import Variant
+    from app.web import starting
+    number = odds.daily_deal(starting.today().date(), Variant("standard", 3))
+    first = Game(Deal.from_number(number), "standard", 3).legal_moves[0]
+    started = client.post("/daily/play?goal=standard&passes=3", follow_redirects=False,
+                          data={"action": "draw"} if first.op.value == "draw"
+                          else {"card": first.cards[0].name})
+    assert started.status_code == 303, started.text
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").json()["daily"] is not None
+    return game_id, number
+
+
+def throwaway_hint(helper, number: int, moves: list[dict]) -> dict:
+    """A throwaway player's game of the same deal, brought to the real game's position, and
+    the hint it is given there."""
+    game_id = helper.post("/api/games", json={"deal": number}).json()["id"]
+    for move in moves:
+        assert helper.post(f"/api/games/{game_id}/moves", json=move).status_code == 200
+    hint = helper.post(f"/api/games/{game_id}/hint").json()
+    assert hint["move"] is not None
+    return hint["move"]
+
+
+def test_a_throwaway_players_hints_count_in_the_game_that_plays_them(client, app):
+    real, number = started_daily(client)
+    for _ in range(3):  # three moves, each a hint another cookie from this address was given
+        with TestClient(app) as helper:  # a fresh cookie each time, as the finding's
+            browser_like(helper)
+            moves = client.get(f"/api/games/{real}").json()["moves"]
+            move = throwaway_hint(helper, number, moves)
+        played = client.post(f"/api/games/{real}/moves", json=move)
+        assert played.status_code == 200, played.text
+    state = client.get(f"/api/games/{real}").json()
+    assert state["hints_used"] == 3 and state["ranked"] is False
+    assert state["timed_by"] == "server"
+    # Played to its end (the solver's line from here), it counts for the player, unranked.
+    game = Game.replay(Deal.from_number(number), "standard", 3,
+                       [Move.from_dict(m) for m in state["moves"]])
+    for move in solve(game).moves:
+        client.post(f"/api/games/{real}/moves", json=move.to_dict())
+    done = client.get(f"/api/games/{real}").json()
+    assert done["status"] == "won" and done["ranked"] is False
+    assert played_count(client) == "1"
+    page = client.get(f"/games/{real}").text
+    assert "data-unranked" in page and "A hint given to another player" in page
+    summary = client.get(f"/deal/{number}").text.split("data-deal-summary", 1)[1]
+    assert "Fastest win" not in summary.split("</p>", 1)[0]
+
+
+def test_a_players_own_hint_counts_once_and_another_address_is_not_matched(client, app):
+    real, number = started_daily(client)
+    moves = client.get(f"/api/games/{real}").json()["moves"]
+    own = client.post(f"/api/games/{real}/hint").json()["move"]
+    assert client.post(f"/api/games/{real}/moves", json=own).status_code == 200
+    state = client.get(f"/api/games/{real}").json()
+    assert state["hints_used"] == 1 and state["ranked"] is True
+    # Another network's hint cannot be told from the player's own finding (docs/players.md).
+    moves = state["moves"]
+    with TestClient(app, client=("192.0.2.7", 4000)) as elsewhere:
+        browser_like(elsewhere)
+        move = throwaway_hint(elsewhere, number, moves)
+    assert client.post(f"/api/games/{real}/moves", json=move).status_code == 200
+    state = client.get(f"/api/games/{real}").json()
+    assert state["hints_used"] == 1 and state["ranked"] is True
+
+
+def test_hints_on_deals_not_in_play_are_not_written_down(client, app):
+    from app.store.models import GivenHint
+    from tests.dailies import spare_deals
+    number = spare_deals(range(3, 40))[0]
+    game_id = client.post("/api/games", json={"deal": number}).json()["id"]
+    assert client.post(f"/api/games/{game_id}/hint").status_code == 200
+    with app.state.db.sessions() as session:
+        assert session.scalars(select(GivenHint)).all() == []
