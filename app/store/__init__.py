@@ -59,6 +59,7 @@ from .results import (
     challenged_game,
     deal_results,
     is_listed,
+    rank_of,
     result_of,
     set_listed,
 )
@@ -145,6 +146,7 @@ __all__ = [
     "preferences_of",
     "prepare_game",
     "preview",
+    "rank_of",
     "read_link",
     "recent_results",
     "reload",

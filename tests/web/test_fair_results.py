@@ -242,3 +242,23 @@ def test_hints_on_deals_not_in_play_are_not_written_down(client, app):
     assert client.post(f"/api/games/{game_id}/hint").status_code == 200
     with app.state.db.sessions() as session:
         assert session.scalars(select(GivenHint)).all() == []
+
+
+def test_a_result_not_ranked_never_wins_on_time():
+    # A challenge's answers and "beat it" compare wins, moves, then time: a time not ranked
+    # (shown as none) comes after every ranked one, never as 0:00 before them.
+    from app.store import Result, rank_of
+    from app.web.results import beats
+    ranked = Result("a", None, True, 40, 300, 900, 28, None)
+    unranked = Result("b", None, True, 40, None, None, 28, None)
+    assert rank_of(ranked) > rank_of(unranked)
+    assert beats(unranked, ranked) is False and beats(ranked, unranked) is True
+
+
+def test_a_challenge_shows_no_time_for_a_game_not_ranked(client, app):
+    from app.store import result_of
+    game_id = won_offline(client)
+    with app.state.db.sessions() as session:
+        record = session.get(GameRecord, game_id)
+        shown = result_of(session, record)
+    assert shown.won and shown.seconds is None and shown.score is None
