@@ -23,13 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import APIRouter, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    ValidationError,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from app import odds
 from app.engine import (
@@ -152,16 +146,9 @@ class GameState(BaseModel):
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
     counted: bool = Field(description="False for a game played again (a try again, a won deal "
                                       "of the day replayed): not in the statistics")
-    ranked: bool = Field(description="Whether the game's time and score are ranked against other "
-                                     "players' (the deal's results, the daily's fastest win): "
-                                     "false when the server did not time it, or when it played "
-                                     "a hint given to another player from its address on a deal "
-                                     "of the day. It counts in its player's statistics either "
-                                     "way (docs/players.md)")
-    timed_by: Literal["server", "player"] = Field(
-        description="Whose clock timed the game: the server's, which saw every move as it was "
-                    "played, or the player's own device (moves made offline and synced later, "
-                    "an imported game): then it is not ranked")
+    ranked: bool = Field(description="False when its time and score are not ranked against "
+                                     "others'; it counts all the same (docs/players.md)")
+    timed_by: Literal["server", "player"] = Field(description="Whose clock timed the game")
     elapsed_seconds: int
     paused_seconds: int = Field(description="What the game's pauses leave out of its time: "
                                             "the first seconds of every pause count as "
@@ -388,17 +375,15 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
 
 
 @router.get("/games/{game_id}/analysis", response_model=AnalysisOut, name="api_analysis",
-            responses={403: {"model": Problem, "description": "The deal can still be played "
-                                    "for a deal of the day's result: its analysis opens once "
-                                    "its day is over"},
+            responses={403: {"model": Problem, "description": "The deal is still in play for "
+                                    "a deal of the day (docs/players.md)"},
                        404: ERRORS[404],
                        409: {"model": Problem, "description": "The game is still in progress"},
                        429: {"model": Problem, "description": "The solver is busy"}})
 async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -> AnalysisOut:
     """Where the game went wrong, once it has ended; anyone may ask (as for replays). A game in
     progress is refused (409): its analysis would be a winning line for its player, which is
-    what hints give (and count). A deal that can still be played for a day's result is refused
-    to everyone (403) until its day is over (``spoilers``)."""
+    what hints give (and count). A deal still in play for a day's result: 403 (``spoilers``)."""
     if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from app import odds
 from app.engine import Game
-from app.web import starting
+from app.web import utcday
 from app.web.i18n import gettext as _
 
 
 def kept_private(game: Game) -> bool:
     """Whether the solver's line for this game's deal is kept from everyone today."""
-    return odds.in_play(game.deal, starting.today().date())
+    return odds.in_play(game.deal, utcday.today().date())
 
 
 def why_private() -> str:

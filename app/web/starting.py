@@ -9,7 +9,7 @@ of its own (``confirm.html``), so no link, reload or stray click costs a player 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
@@ -28,7 +28,7 @@ from app.store import (
     load,
     preview,
 )
-from app.web import actions
+from app.web import actions, utcday
 from app.web.boardinput import BoardInput, read_steps, refused_batch, said_of
 from app.web.boardpage import NO_STORE, BoardUrls, render_board
 from app.web.csrf import require_csrf
@@ -207,6 +207,7 @@ def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
 
 
 def today() -> datetime:
-    return datetime.now(UTC)
+    """The daily calendar's moment (``utcday``, where tests pin it)."""
+    return utcday.today()
 
 

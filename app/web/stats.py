@@ -29,7 +29,7 @@ from app.store import (
     won_deals,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
-from app.web import gamesfile, starting
+from app.web import gamesfile, utcday
 from app.web.deps import PlayerDep, SessionDep
 from app.web.devices import devices_context
 from app.web.htmx import is_htmx, see_other
@@ -81,7 +81,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "total_figures": figure_list(stats.total),
             "daily": [daily_row(result) for result in daily_results(session, player_id)],
             "daily_figures": daily_figures(daily_streak(session, player_id,
-                                                        starting.today().date())),
+                                                        utcday.today().date())),
             # A card for each rule set played; the others in one folded line.
             "variants": [
                 {"variant": variant, "figures": stats.variants[variant],

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from app.engine import Game, Move
 from app.store.models import GameRecord, GivenHint, utcnow
+from app.web import spoilers
 from app.web.budget import current_client
 
 
@@ -55,8 +56,6 @@ def address_key() -> str | None:
 
 
 def _watched(game: Game) -> bool:
-    from app.web import spoilers  # spoilers reads the calendar (starting), which uses actions
-
     return spoilers.kept_private(game)
 
 

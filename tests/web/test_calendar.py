@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
-from app.web import starting
+from app.web import utcday
 
 STANDARD_3 = Variant("standard", 3)
 
@@ -93,7 +93,7 @@ def test_bad_months_get_a_clear_error(client):
 def test_a_month_completed_is_an_award(client, monkeypatch):
     # Win every day of a short past month, late: the month is complete (no streak needed).
     month = date(2026, 2, 1)
-    monkeypatch.setattr(starting, "today", lambda: datetime(2026, 3, 5, tzinfo=UTC))
+    monkeypatch.setattr(utcday, "today", lambda: datetime(2026, 3, 5, tzinfo=UTC))
     for offset in range(28):
         win_daily(client, month + timedelta(days=offset))
     html = client.get("/daily/calendar?goal=standard&passes=3&month=2026-02").text

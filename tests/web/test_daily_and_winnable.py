@@ -11,7 +11,7 @@ from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 from app.main import create_app
-from app.web import starting
+from app.web import starting, utcday
 from tests.conftest import make_settings
 
 from .conftest import browser_like
@@ -76,7 +76,7 @@ def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monke
         starting.today().date(), Variant("standard", 3))
     # Tomorrow's deal of the day is another deal.
     tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
-    monkeypatch.setattr(starting, "today", lambda: tomorrow)
+    monkeypatch.setattr(utcday, "today", lambda: tomorrow)
     later = client.get("/daily", follow_redirects=False)
     assert later.status_code == 200 and "data-confirm-abandon" not in later.text
     assert f'data-deal="{odds.daily_deal(tomorrow.date(), Variant("standard", 3))}"' in later.text
@@ -112,7 +112,7 @@ def test_play_again_on_an_old_deal_of_the_day_is_an_ordinary_game(client, monkey
                            follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{same_day}").json()["daily"] == today.date().isoformat()
     client.post(f"/api/games/{same_day}/moves", json={"op": "draw"})
-    monkeypatch.setattr(starting, "today", lambda: today + timedelta(days=1))
+    monkeypatch.setattr(utcday, "today", lambda: today + timedelta(days=1))
     next_day = client.post(f"/games/{same_day}/restart", data={"confirm": "1"},
                            follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     again = client.get(f"/api/games/{next_day}").json()

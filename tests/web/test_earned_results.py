@@ -11,7 +11,7 @@ import pytest
 
 from app import odds
 from app.engine import VARIANTS, Variant
-from app.web import starting
+from app.web import starting, utcday
 
 
 # --- pauses ----------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_todays_deal_has_no_analysis_for_anyone_until_the_day_is_over(client, ot
     assert other_client.get(f"/games/{game_id}/replay").status_code == 200
     # Two days on, the deal is no day's to play any more: the analysis is anyone's.
     later = starting.today() + timedelta(days=2)
-    monkeypatch.setattr(starting, "today", lambda: later)
+    monkeypatch.setattr(utcday, "today", lambda: later)
     found = client.get(f"/api/games/{game_id}/analysis")
     assert found.status_code == 200 and found.json()["winnable_at_start"] is True
     assert client.get(f"/games/{game_id}/replay?win_from=0").status_code == 200
@@ -104,7 +104,7 @@ def test_yesterdays_deal_stays_private_while_an_offline_game_can_still_count(cli
                                                                             monkeypatch):
     game_id = abandoned_game(client, todays_deal())
     tomorrow = starting.today() + timedelta(days=1)
-    monkeypatch.setattr(starting, "today", lambda: tomorrow)
+    monkeypatch.setattr(utcday, "today", lambda: tomorrow)
     assert client.get(f"/api/games/{game_id}/analysis").status_code == 403
 
 
