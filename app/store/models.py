@@ -239,7 +239,8 @@ class GivenHint(Base):
     player_id: Mapped[str] = mapped_column(String(64))
     given_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
-    __table_args__ = (Index("ix_given_hints_position", "position", "move"),)
+    __table_args__ = (Index("ix_given_hints_position", "position", "move"),
+                      Index("ix_given_hints_given_at", "given_at"))
 
 
 class ImportedExport(Base):

@@ -24,14 +24,20 @@ it the same way). docs/players.md says what this catches and what it cannot.
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from app import odds
 from app.engine import Game, Move
 from app.store.models import GameRecord, GivenHint, utcnow
 from app.web import spoilers
 from app.web.budget import current_client
+
+KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
+"""How long a hint given is kept: a deal is in play from the day it is told ahead to the day
+after its own (``odds.in_play``); after that no game of it is watched."""
 
 
 def position_key(game: Game) -> str:
@@ -65,8 +71,11 @@ def note_hint(session: Session, record: GameRecord, game: Game, move: Move | Non
     address = address_key()
     if move is None or address is None or not _watched(game):
         return
+    now = utcnow()
+    session.execute(delete(GivenHint).where(GivenHint.given_at < now - timedelta(days=KEPT_DAYS))
+                    .execution_options(synchronize_session=False))
     session.add(GivenHint(position=position_key(game), move=move.to_text(), address=address,
-                          player_id=record.player_id, given_at=utcnow()))
+                          player_id=record.player_id, given_at=now))
 
 
 def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> int:

@@ -12,7 +12,8 @@ Create Date: 2026-12-05
   their ``updated_at`` their ``finished_at``, as the import writes them and no played game
   has them) are marked not timed, so not ranked, first.
 - ``given_hints``: the solver's moves given as hints in games of a deal still in play for a
-  shared result, with the address key of who asked (app/web/witness.py).
+  shared result, with the address key of who asked (app/web/witness.py); kept while the deal
+  can still be in play (``given_at``), then deleted.
 - ``imported_exports``: each export's id once imported, and into which player.
 - ``players.stats_reset_at``: an export made before it does not import.
 """
@@ -48,6 +49,7 @@ def upgrade() -> None:
         sa.Column("given_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_given_hints_position", "given_hints", ["position", "move"])
+    op.create_index("ix_given_hints_given_at", "given_hints", ["given_at"])
     op.create_table(
         "imported_exports",
         sa.Column("export_id", sa.String(32), primary_key=True),
@@ -58,6 +60,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("imported_exports")
+    op.drop_index("ix_given_hints_given_at", table_name="given_hints")
     op.drop_index("ix_given_hints_position", table_name="given_hints")
     op.drop_table("given_hints")
     with op.batch_alter_table("players") as batch_op:

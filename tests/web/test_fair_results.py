@@ -262,3 +262,19 @@ def test_a_challenge_shows_no_time_for_a_game_not_ranked(client, app):
         record = session.get(GameRecord, game_id)
         shown = result_of(session, record)
     assert shown.won and shown.seconds is None and shown.score is None
+
+
+def test_hints_given_are_kept_only_while_their_deal_can_be_in_play(client, app):
+    from datetime import timedelta
+
+    from app.store.models import GivenHint, utcnow
+    from app.web.witness import KEPT_DAYS
+    old = utcnow() - timedelta(days=KEPT_DAYS, hours=1)
+    with app.state.db.session() as session:
+        session.add(GivenHint(position="p" * 64, move="draw", address="a", player_id="x",
+                              given_at=old))
+    real, _number = started_daily(client)
+    assert client.post(f"/api/games/{real}/hint").status_code == 200
+    with app.state.db.sessions() as session:
+        kept = session.scalars(select(GivenHint.player_id)).all()
+    assert "x" not in kept and len(kept) == 1  # the old one gone, today's written down
