@@ -16,7 +16,7 @@ STANDARD_3 = Variant("standard", 3)
 
 def win_daily(client, day: date | None = None) -> dict:
     """Win a deal of the day through its page's play route (``day``: a past day's)."""
-    drawn = day or datetime.now(UTC).date()
+    drawn = day or utcday.today().date()
     number = odds.daily_deal(drawn, STANDARD_3)
     line = solve(Game(Deal.from_number(number), "standard", 3)).moves
     query = "goal=standard&passes=3" + (f"&day={day.isoformat()}" if day else "")
@@ -43,13 +43,13 @@ def test_the_daily_page_links_to_its_calendar_and_the_month_shows_today(client):
     link = re.search(r'<a data-calendar href="([^"]+)"', page).group(1).replace("&amp;", "&")
     calendar = client.get(link)
     assert calendar.status_code == 200
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     assert day_cell(calendar.text, today) == "none"
     assert 'data-award="crown" data-earned="false"' in calendar.text
 
 
 def test_a_day_won_on_its_day_gets_a_crown_and_a_past_day_played_late_shows_too(client):
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     state = win_daily(client)
     assert state["daily"] == today.isoformat()
     earlier = today - timedelta(days=3)
@@ -69,7 +69,7 @@ def test_a_day_won_on_its_day_gets_a_crown_and_a_past_day_played_late_shows_too(
 
 
 def test_past_days_are_playable_from_the_calendar_and_future_ones_are_not(client):
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     html = client.get("/daily/calendar?goal=wholedeck&passes=1").text
     past = today - timedelta(days=1)
     if past.month == today.month:

@@ -165,17 +165,19 @@ def test_an_imported_game_is_not_ranked(client, app):
 
 # --- hints used through another player -------------------------------------------------------
 def started_daily(client) -> tuple[str, int]:
-    """Today's deal of the day (standard, 3 passes) begun with one draw or first move."""
+    """Today's deal of the day (standard, 3 passes) begun with its first legal move, as the
+    board's first batch begins it."""
     from app import odds
     from app.engine import Variant
-    from app.web import starting
-    number = odds.daily_deal(starting.today().date(), Variant("standard", 3))
+    from app.web import utcday
+    number = odds.daily_deal(utcday.today().date(), Variant("standard", 3))
     first = Game(Deal.from_number(number), "standard", 3).legal_moves[0]
-    started = client.post("/daily/play?goal=standard&passes=3", follow_redirects=False,
-                          data={"action": "draw"} if first.op.value == "draw"
-                          else {"card": first.cards[0].name})
-    assert started.status_code == 303, started.text
-    game_id = started.headers["location"].rsplit("/", 1)[1]
+    started = client.post("/daily/play?goal=standard&passes=3",
+                          headers={"Accept": "application/json"},
+                          data={"moves": first.to_text(), "version": "0",
+                                "input": "tabFairDaily:1"})
+    assert started.status_code == 200, started.text
+    game_id = started.json()["id"]
     assert client.get(f"/api/games/{game_id}").json()["daily"] is not None
     return game_id, number
 
