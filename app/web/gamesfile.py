@@ -275,9 +275,8 @@ def too_large(megabytes: int) -> str:
 def read_export(raw: bytes,
                 secret_key: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """The export's own fields (None in a file made before exports had them) and its games,
-    checked: its shape and its signature (raises
-    FileRefused with the reason a player can act on). Its size is the web process's to check
-    (IMPORT_MAX_MB) before it is sent here.
+    checked: its shape and its signature (raises FileRefused with the reason a player can act
+    on). Its size is the web process's to check (IMPORT_MAX_MB) before it is sent here.
 
     A file of millions of tiny objects would cost seconds and hundreds of megabytes to parse
     only to be refused for its size; each game opens exactly one JSON object, so counting the
