@@ -60,8 +60,9 @@ from app.web.routes import (
     replay,
     stats,
 )
+from app.web.services import gamesfile
 from app.web.services.transfer import Transfers
-from app.web.views import gamesfile, handlers
+from app.web.views import handlers
 from app.web.views.firstpaint import FirstPaint
 
 log = logging.getLogger("pyramid.web")

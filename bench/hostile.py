@@ -45,7 +45,7 @@ from machine import machine_speed, speed_line
 from app.engine import Deal, Game, play_greedy
 
 try:
-    from app.web.views.gamesfile import ExportSigner
+    from app.web.services.gamesfile import ExportSigner
     SIGNS_BYTES = True
 except ImportError:  # a checkout from before issue 34, measured for comparison
     from app.web.routes.devices import ExportSigner

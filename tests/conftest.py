@@ -28,6 +28,22 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 
+FAKE_TODAY = os.environ.get("PYRAMID_TEST_TODAY")
+"""A UTC date (``2026-12-09``) the daily calendar (``app.web.core.utcday``) reads instead of
+today's: the deal of the day, what ``spoilers`` keeps private. Run a test file with it set to a
+few days of the year to show that it does not depend on the date (tests/dailies.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _daily_calendar_date(monkeypatch):
+    if FAKE_TODAY:
+        from datetime import UTC, date, datetime
+
+        from app.web.core import utcday
+        day = date.fromisoformat(FAKE_TODAY)
+        monkeypatch.setattr(utcday, "today", lambda: datetime.now(UTC).replace(
+            year=day.year, month=day.month, day=day.day))
+
 
 def _reset_postgres(url: str) -> None:
     """Start from an empty schema, then migrate: the migrations are part of what is tested."""

@@ -15,7 +15,7 @@
 It reads the package's data files and the engine, never the web or the database.
 """
 
-from .daily import daily_deal, today_utc
+from .daily import DAYS_TOLD_AHEAD, daily_deal, daily_deals_in_play, in_play, today_utc
 from .dealfacts import (
     DealFacts,
     DifficultyData,
@@ -34,6 +34,7 @@ from .table import OddsRow, odds_row, odds_rows, winnable_shares
 from .winnable import is_proven_winnable, known_verdict, verdicts, winnable_deal
 
 __all__ = [
+    "DAYS_TOLD_AHEAD",
     "DIFFICULTIES",
     "PUBLISHED",
     "Comparison",
@@ -45,11 +46,13 @@ __all__ = [
     "Published",
     "comparisons",
     "daily_deal",
+    "daily_deals_in_play",
     "deal_facts",
     "difficulty_data",
     "difficulty_range",
     "difficulty_shares",
     "difficulty_table",
+    "in_play",
     "is_proven_winnable",
     "known_verdict",
     "odds_row",

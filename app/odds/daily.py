@@ -14,9 +14,10 @@ recompute it from the date, the rules and the verdicts alone.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 
-from app.engine import Variant
+from app.engine import VARIANTS, Deal, Variant
 
 from .winnable import is_proven_winnable
 
@@ -46,3 +47,38 @@ def daily_deal(day: date, variant: Variant) -> int:
         if is_proven_winnable(number, variant):
             return number
     raise LookupError(f"no proven-winnable deal of the day for {variant.label}")
+
+
+# --- deals still in play ---------------------------------------------------------------------
+DAYS_TOLD_AHEAD = 7
+"""How many days ahead the deals of the day are told (the offline pack carries them, so a game
+begun without network plays the right deal)."""
+
+
+def ranks_of(deal: Deal) -> tuple[int, ...]:
+    """A deal as the solver sees it: pairs go by rank alone, so two deals with the same ranks in
+    the same places (suits swapped, say) have the same winning lines."""
+    return tuple(card.rank for card in deal.pyramid + deal.stock)
+
+
+@lru_cache(maxsize=4)
+def _in_play_on(day: date) -> frozenset[tuple[int, ...]]:
+    first, last = day - timedelta(days=1), day + timedelta(days=DAYS_TOLD_AHEAD)
+    return frozenset(
+        ranks_of(Deal.from_number(daily_deal(first + timedelta(days=k), variant)))
+        for k in range((last - first).days + 1) for variant in VARIANTS)
+
+
+def in_play(deal: Deal, day: date) -> bool:
+    """Whether ``deal`` can still be played, on ``day`` (UTC), for some day's shared result
+    under some rule set: a deal of the day from yesterday's (a game begun offline then still
+    counts as yesterday's) to the last one told ahead. Its solver's line is nobody's to see
+    until then (docs/players.md)."""
+    return ranks_of(deal) in _in_play_on(day)
+
+
+def daily_deals_in_play(day: date) -> frozenset[int]:
+    """The numbers of the deals of the day that ``in_play`` keeps private on ``day``."""
+    first = day - timedelta(days=1)
+    return frozenset(daily_deal(first + timedelta(days=k), variant)
+                     for k in range(DAYS_TOLD_AHEAD + 2) for variant in VARIANTS)

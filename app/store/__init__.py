@@ -42,6 +42,7 @@ from .games import (
     set_game_par,
     won_daily,
 )
+from .hints import hints_given_to_others, note_given_hint
 from .imports import Imported, ImportRefused, prepare_game, store_games
 from .players import (
     Choice,
@@ -59,6 +60,7 @@ from .results import (
     challenged_game,
     deal_results,
     is_listed,
+    rank_of,
     result_of,
     set_listed,
 )
@@ -127,6 +129,7 @@ __all__ = [
     "game_by_input",
     "get_game",
     "get_verdict",
+    "hints_given_to_others",
     "history",
     "history_size",
     "hold_games_in_progress",
@@ -140,11 +143,13 @@ __all__ = [
     "mark_abandoned",
     "month_results",
     "moves_of",
+    "note_given_hint",
     "page_facts",
     "pause_game",
     "preferences_of",
     "prepare_game",
     "preview",
+    "rank_of",
     "read_link",
     "recent_results",
     "reload",

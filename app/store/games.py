@@ -247,7 +247,7 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
         record.paused_seconds = left_out(record.paused_seconds, paused_for(record, now))
         record.paused_at = None
     if untimed_elapsed is not None and game.moves:
-        record.timed = False
+        record.timed = record.ranked = False
         record.started_at = now - timedelta(seconds=max(0, untimed_elapsed))
         record.paused_seconds = 0
     record.undo_count += undos

@@ -1,11 +1,11 @@
 """Importing a player's exported games (``/stats/export.json``) into another browser's player.
 
 Only a file this server exported is taken: the export is signed (an HMAC over its games, keyed
-by SECRET_KEY; checked by ``app.web.views.gamesfile``), so nobody can import a result they did not
-play. Each game is replayed through the engine all the same (``prepare_game``), and must end as
-the file says. A game already here (the same deal, rules, moves and end) is skipped
-(``store_games``), so importing twice adds nothing. Imported games are appended to the
-player's results in the file's order, oldest first.
+by SECRET_KEY; checked by ``app.web.services.gamesfile``), so nobody can import a result they
+did not play. Each game is replayed through the engine all the same (``prepare_game``), and must
+end as the file says. A game already here (the same deal, rules, moves and end) is skipped
+(``store_games``), so importing twice adds nothing. Imported games are appended to the player's
+results in the file's order, oldest first.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.engine import Deal, Game, GameStatus, Move
 
 from .games import ResultPlaces, lock_player_results, new_game_id
-from .models import GameRecord, utcnow
+from .models import GameRecord, ImportedExport, Player, utcnow
 
 IMPORT_LIMIT = 20_000
 """Games one import may hold."""
@@ -69,7 +70,7 @@ def prepare_game(player_id: str, game: dict) -> dict[str, Any]:
         undo_count=0, status=status, cleared=replayed.cards_cleared,
         seconds=_whole(game.get("seconds")), started_at=started,
         hints_used=_whole(game.get("hints")) or 0, score=_whole(game.get("score")),
-        par=_whole(game.get("par")), rated=True, paused_seconds=0, timed=False,
+        par=_whole(game.get("par")), rated=True, paused_seconds=0, timed=False, ranked=False,
         created_at=started, updated_at=finished, finished_at=finished)
 
 
@@ -116,3 +117,36 @@ def store_games(session: Session, player_id: str, prepared: list[dict[str, Any]]
         added += 1
     session.flush()
     return Imported(added, skipped)
+
+
+# --- an export imports once, into its own player ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ExportClaim:
+    """What an import of a checked export claims: the export's id, the player it belongs to
+    (the file says so, signed) and when it was made."""
+
+    export_id: str
+    player_id: str
+    made_at: datetime
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite's are naive UTC
+
+
+def claim_export(session: Session, claim: ExportClaim) -> str | None:
+    """Take the export for its player, once: None, or why not (``"already_imported"``, or
+    ``"before_reset"``: made before the player's statistics were reset, whose games the reset
+    deleted). Nothing is written when it is refused; the caller commits with the games."""
+    if session.get(ImportedExport, claim.export_id) is not None:
+        return "already_imported"
+    reset = session.scalar(select(Player.stats_reset_at).where(Player.id == claim.player_id))
+    if reset is not None and _aware(claim.made_at) <= _aware(reset):
+        return "before_reset"
+    try:
+        with session.begin_nested():
+            session.add(ImportedExport(export_id=claim.export_id, player_id=claim.player_id,
+                                       imported_at=utcnow()))
+    except IntegrityError:  # the same export, imported at the same moment elsewhere
+        return "already_imported"
+    return None

@@ -111,6 +111,11 @@ class GameRecord(Base):
     # time: false for moves made without network and synced later, and for imported games.
     # Such a result counts for its player; its time and score are never ranked.
     timed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Whether the game's time and score are ranked against other players' (the deal's
+    # results, the daily's figures, the fastest win): false when not ``timed``, or when the
+    # game played a move another player from its address was given as a hint on the same deal
+    # of the day (app/web/services/witness.py). Its result still counts for its player.
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -182,6 +187,8 @@ class Player(Base):
     preferences: Mapped[str | None] = mapped_column(Text)
     # Opted in to be named on a deal's results (under display_name); others are only counted.
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # When the player last reset their statistics: an export made before does not import.
+    stats_reset_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -217,6 +224,34 @@ class DeviceSession(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_device_sessions_player", "player_id"),)
+
+
+class GivenHint(Base):
+    """A move the solver gave as a hint in a game of a deal still in play for a shared result
+    (app/web/services/witness.py): the position it was given in (a hash of the deal, the rules
+    and the moves before it), the move, who asked and from which address (as the budget keys it)."""
+
+    __tablename__ = "given_hints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    position: Mapped[str] = mapped_column(String(64))
+    move: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(64))
+    player_id: Mapped[str] = mapped_column(String(64))
+    given_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_given_hints_position", "position", "move"),
+                      Index("ix_given_hints_given_at", "given_at"))
+
+
+class ImportedExport(Base):
+    """An export imported: its id, once, and the player it went into (app/store/imports.py)."""
+
+    __tablename__ = "imported_exports"
+
+    export_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class DealVerdict(Base):

@@ -63,22 +63,24 @@ def deal_results(session: Session, number: int, variant: Variant,
     counted game (one aggregate over ``ix_games_deal_variant``), and the named players' best
     games."""
     won = G.status == GameStatus.WON
+    ranked = G.ranked.is_(True)  # time and score only where they can be trusted
     row = session.execute(
         select(func.count(), func.count(func.distinct(G.player_id)),
                func.sum(case((won, 1), else_=0)), func.min(case((won, G.move_count))),
-               func.min(case((won, G.seconds))), func.max(G.score))
+               func.min(case((won & ranked, G.seconds))), func.max(case((ranked, G.score))))
         .where(_counted_on(number, variant))).one()
     results = DealResults(played=row[0], players=row[1], won=int(row[2] or 0),
                           fewest_moves=row[3], best_seconds=row[4], best_score=row[5])
     if results.played:
         named = (
-            select(G.id, Player.display_name, G.status, G.move_count, G.seconds, G.score,
-                   G.cleared, G.finished_at)
+            select(G.id, Player.display_name, G.status, G.move_count,
+                   case((ranked, G.seconds)), case((ranked, G.score)), G.cleared,
+                   G.finished_at)
             .join(Player, and_(Player.id == G.player_id, Player.listed.is_(True),
                                Player.display_name.is_not(None)))
             .where(_counted_on(number, variant))
             .order_by(case((won, 0), else_=1), G.cleared.desc(), G.move_count,
-                      G.seconds, G.finished_at)
+                      case((ranked, 0), else_=1), G.seconds, G.finished_at)
             .limit(limit * 4))
         seen: set[str] = set()
         for game_id, name, status, moves, seconds, score, cleared, finished in session.execute(
@@ -96,8 +98,10 @@ def deal_results(session: Session, number: int, variant: Variant,
 def result_of(session: Session, record: GameRecord) -> Result:
     """An ended game as a challenge shows it, under its player's display name (if any)."""
     name = session.scalar(select(Player.display_name).where(Player.id == record.player_id))
+    ranked = record.ranked is not False  # an unranked game's time and score are not shown
     return Result(record.id, name, record.status == GameStatus.WON, record.move_count,
-                  record.seconds, record.score, record.cleared, record.finished_at)
+                  record.seconds if ranked else None, record.score if ranked else None,
+                  record.cleared, record.finished_at)
 
 
 def challenged_game(session: Session, key: str) -> GameRecord | None:
@@ -135,8 +139,9 @@ def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
             .order_by(first_answer, G.player_id).limit(claims)):
         claimed.setdefault(_name_key(name), player_id)
     rows = session.execute(
-        select(G.player_id, G.id, Player.display_name, G.status, G.move_count, G.seconds,
-               G.score, G.cleared, G.finished_at)
+        select(G.player_id, G.id, Player.display_name, G.status, G.move_count,
+               case((G.ranked.is_(True), G.seconds)), case((G.ranked.is_(True), G.score)),
+               G.cleared, G.finished_at)
         .outerjoin(Player, Player.id == G.player_id)
         .where(answered).order_by(G.finished_at.desc(), G.id).limit(limit * 4))
     best: dict[str, tuple[int, Result]] = {}  # a player's best row, and its place (newest 0)
@@ -145,15 +150,20 @@ def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
         shown = name if name and claimed.get(_name_key(name)) == player_id else None
         result = Result(game_id, shown, status == GameStatus.WON, moves, seconds, score,
                         cleared, finished)
-        if player_id not in best or _rank(result) > _rank(best[player_id][1]):
+        if player_id not in best or rank_of(result) > rank_of(best[player_id][1]):
             best[player_id] = (place, result)
     return [result for _, result in sorted(best.values(), key=lambda kept: kept[0])][:limit]
 
 
-def _rank(result: Result) -> tuple:
-    """Better is bigger: a win, then fewer moves (or more cards cleared), then less time."""
+def rank_of(result: Result) -> tuple:
+    """Better is bigger: a win, then fewer moves (or more cards cleared), then less time (a
+    time not ranked is no time: after every ranked one)."""
     return (result.won, -result.moves if result.won else result.cleared,
-            -(result.seconds or 0))
+            -(result.seconds if result.seconds is not None else UNRANKED_SECONDS))
+
+
+UNRANKED_SECONDS = 10**9
+"""The time a result whose time is not ranked (``games.ranked``) is compared as."""
 
 
 def is_listed(session: Session, player_id: str) -> bool:

@@ -126,11 +126,13 @@ def statistics(session: Session, player_id: str) -> Statistics:
         select(
             G.goal, G.passes, func.count(), func.sum(_flag(GameStatus.WON)),
             func.sum(_flag(GameStatus.LOST)),
-            func.sum(_flag(GameStatus.ABANDONED)), func.min(case((won, G.seconds))),
+            func.sum(_flag(GameStatus.ABANDONED)),
+            func.min(case((won & G.ranked.is_(True), G.seconds))),
             func.min(case((won, G.move_count))), func.sum(G.cleared), func.max(G.finished_at),
             func.max(case((won, G.streak))), func.max(case((~won, G.streak))),
             func.max(case((won, G.streak_all))), func.max(case((~won, G.streak_all))),
-            func.max(G.score), func.sum(case((won & (G.move_count <= G.par), 1), else_=0)),
+            func.max(case((G.ranked.is_(True), G.score))),
+            func.sum(case((won & (G.move_count <= G.par), 1), else_=0)),
             func.max(case((won, G.seq))), func.max(case((G.status == GameStatus.LOST, G.seq))),
             func.max(case((G.status == GameStatus.ABANDONED, G.seq))))
         .where(counted(player_id))
@@ -250,7 +252,9 @@ def export_rows(session: Session, player_id: str) -> Iterator[Row]:
 
 def reset_statistics(session: Session, player_id: str) -> int:
     """Delete the player's ended games (their history and replays go too). Games still in
-    progress stay, and count once they end. Returns how many games were deleted."""
+    progress stay, and count once they end. Returns how many games were deleted. The moment
+    is kept: an export made before it does not import (``imports.claim_export``)."""
+    player_row(session, player_id).stats_reset_at = utcnow()
     result = session.execute(
         delete(G).where(G.player_id == player_id, G.status.in_(ENDED)),
         execution_options={"synchronize_session": False})

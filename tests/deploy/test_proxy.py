@@ -401,7 +401,7 @@ def export_of_games(folder, count: int) -> bytes:
     """A signed export (the app's own format and key) of ``count`` ended games."""
     from app.engine import Deal, Game, Goal
     from app.store import Database, create_game, mark_abandoned, save_position
-    from app.web.views.gamesfile import export_json
+    from app.web.services.gamesfile import export_json
     from tests.deploy.proxysite import SECRET
 
     url = f"sqlite:///{folder / 'exporter.db'}"

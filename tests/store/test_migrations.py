@@ -69,3 +69,41 @@ def test_migrations_go_down_and_up_again(database_url):
         assert "games" in inspect(database.engine).get_table_names()
     finally:
         database.dispose()
+
+
+def test_0010_marks_old_imports_and_untimed_games_not_ranked(database_url):
+    """Games imported before 0007 were stored as timed: their rows have created_at =
+    started_at and updated_at = finished_at, as the import writes them and no played game has
+    them. Migration 0010 marks them not timed, and every game not timed not ranked."""
+    from alembic import command
+
+    from app.prestart import alembic_config
+
+    config = alembic_config(database_url)
+    command.downgrade(config, "0009")
+    database = Database(database_url)
+    rows = {  # id: (created_at, started_at, updated_at, finished_at, timed)
+        "imported": ("2026-01-01 10:00:00", "2026-01-01 10:00:00", "2026-01-01 10:05:00",
+                     "2026-01-01 10:05:00", True),
+        "played": ("2026-01-01 10:00:00", "2026-01-01 10:00:03", "2026-01-01 10:05:00",
+                   "2026-01-01 10:05:00", True),
+        "offline": ("2026-01-01 10:00:00", "2026-01-01 10:00:03", "2026-01-01 10:05:00",
+                    "2026-01-01 10:05:00", False)}
+    try:
+        with database.session() as session:
+            for game_id, (created, started, updated, finished, timed) in rows.items():
+                session.execute(text(
+                    "INSERT INTO games (id, player_id, deal_number, goal, passes, moves, "
+                    "move_count, undo_count, status, created_at, started_at, updated_at, "
+                    "finished_at, timed, version) VALUES (:id, 'p', '5', 'standard', 3, "
+                    "'draw', 1, 0, 'won', :c, :s, :u, :f, :t, 1)"),
+                    {"id": game_id, "c": created, "s": started, "u": updated, "f": finished,
+                     "t": timed})
+        command.upgrade(config, "head")
+        with database.session() as session:
+            found = {row.id: row.ranked
+                     for row in session.execute(text("SELECT id, ranked FROM games"))}
+        assert {k: bool(v) for k, v in found.items()} == {
+            "imported": False, "played": True, "offline": False}
+    finally:
+        database.dispose()

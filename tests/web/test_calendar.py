@@ -9,14 +9,14 @@ from datetime import UTC, date, datetime, timedelta
 from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
-from app.web.services import starting
+from app.web.core import utcday
 
 STANDARD_3 = Variant("standard", 3)
 
 
 def win_daily(client, day: date | None = None) -> dict:
     """Win a deal of the day through its page's play route (``day``: a past day's)."""
-    drawn = day or datetime.now(UTC).date()
+    drawn = day or utcday.today().date()
     number = odds.daily_deal(drawn, STANDARD_3)
     line = solve(Game(Deal.from_number(number), "standard", 3)).moves
     query = "goal=standard&passes=3" + (f"&day={day.isoformat()}" if day else "")
@@ -43,13 +43,13 @@ def test_the_daily_page_links_to_its_calendar_and_the_month_shows_today(client):
     link = re.search(r'<a data-calendar href="([^"]+)"', page).group(1).replace("&amp;", "&")
     calendar = client.get(link)
     assert calendar.status_code == 200
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     assert day_cell(calendar.text, today) == "none"
     assert 'data-award="crown" data-earned="false"' in calendar.text
 
 
 def test_a_day_won_on_its_day_gets_a_crown_and_a_past_day_played_late_shows_too(client):
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     state = win_daily(client)
     assert state["daily"] == today.isoformat()
     earlier = today - timedelta(days=3)
@@ -69,7 +69,7 @@ def test_a_day_won_on_its_day_gets_a_crown_and_a_past_day_played_late_shows_too(
 
 
 def test_past_days_are_playable_from_the_calendar_and_future_ones_are_not(client):
-    today = datetime.now(UTC).date()
+    today = utcday.today().date()
     html = client.get("/daily/calendar?goal=wholedeck&passes=1").text
     past = today - timedelta(days=1)
     if past.month == today.month:
@@ -93,7 +93,7 @@ def test_bad_months_get_a_clear_error(client):
 def test_a_month_completed_is_an_award(client, monkeypatch):
     # Win every day of a short past month, late: the month is complete (no streak needed).
     month = date(2026, 2, 1)
-    monkeypatch.setattr(starting, "today", lambda: datetime(2026, 3, 5, tzinfo=UTC))
+    monkeypatch.setattr(utcday, "today", lambda: datetime(2026, 3, 5, tzinfo=UTC))
     for offset in range(28):
         win_daily(client, month + timedelta(days=offset))
     html = client.get("/daily/calendar?goal=standard&passes=3&month=2026-02").text

@@ -11,6 +11,7 @@ from app import odds
 from app.engine import Deal, Game, Variant
 from app.engine.solver import solve
 from app.main import create_app
+from app.web.core import utcday
 from app.web.services import starting
 from tests.conftest import make_settings
 
@@ -55,9 +56,9 @@ def test_the_deal_of_the_day_is_the_same_on_two_servers(tmp_path, sqlite_url):
             started = server.post(play, data={"action": "draw"}, follow_redirects=False)
             game_id = started.headers["location"].rsplit("/", 1)[1]
             state = server.get(f"/api/games/{game_id}").json()
-            assert state["daily"] == datetime.now(UTC).date().isoformat()
+            assert state["daily"] == starting.today().date().isoformat()
             deals.append(state["deal"])
-    today = datetime.now(UTC).date()
+    today = starting.today().date()
     assert deals[0] == deals[1] == odds.daily_deal(today, Variant("wholedeck", 2))
 
 
@@ -73,10 +74,10 @@ def test_the_daily_deal_asks_before_abandoning_and_counts_as_daily(client, monke
     assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"
     state = client.get(f"/api/games/{daily_id}").json()
     assert state["daily"] and state["deal"] == odds.daily_deal(
-        datetime.now(UTC).date(), Variant("standard", 3))
+        starting.today().date(), Variant("standard", 3))
     # Tomorrow's deal of the day is another deal.
     tomorrow = datetime(2030, 1, 2, tzinfo=UTC)
-    monkeypatch.setattr(starting, "today", lambda: tomorrow)
+    monkeypatch.setattr(utcday, "today", lambda: tomorrow)
     later = client.get("/daily", follow_redirects=False)
     assert later.status_code == 200 and "data-confirm-abandon" not in later.text
     assert f'data-deal="{odds.daily_deal(tomorrow.date(), Variant("standard", 3))}"' in later.text
@@ -90,7 +91,7 @@ def daily_state(client, query: str) -> dict:
 
 
 def test_a_deal_of_the_day_counts_for_its_day_only_when_played_that_day(client, other_client):
-    today = datetime.now(UTC).date()
+    today = starting.today().date()
     yesterday = today - timedelta(days=1)
     state = daily_state(client, f"goal=standard&passes=3&day={yesterday.isoformat()}")
     # Yesterday's page, played today: yesterday's deal, as an ordinary game.
@@ -105,14 +106,14 @@ def test_a_deal_of_the_day_counts_for_its_day_only_when_played_that_day(client, 
 
 
 def test_play_again_on_an_old_deal_of_the_day_is_an_ordinary_game(client, monkeypatch):
-    today = datetime.now(UTC)
+    today = starting.today()
     state = daily_state(client, "goal=standard&passes=3")
     assert state["daily"] == today.date().isoformat()
     same_day = client.post(f"/games/{state['id']}/restart", data={"confirm": "1"},
                            follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{same_day}").json()["daily"] == today.date().isoformat()
     client.post(f"/api/games/{same_day}/moves", json={"op": "draw"})
-    monkeypatch.setattr(starting, "today", lambda: today + timedelta(days=1))
+    monkeypatch.setattr(utcday, "today", lambda: today + timedelta(days=1))
     next_day = client.post(f"/games/{same_day}/restart", data={"confirm": "1"},
                            follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     again = client.get(f"/api/games/{next_day}").json()

@@ -76,7 +76,7 @@ def test_making_a_link_from_another_site_is_refused(client):
                        headers={"Origin": "https://evil.example"}).status_code == 403
 
 
-def test_an_export_imports_into_another_player_once_and_not_edited(client, other_client):
+def test_an_export_imports_into_its_own_player_once_and_not_edited(client, other_client, app):
     won_game(client, 5)
     lost_id = client.post("/api/games", json={"deal": 1, "passes": 1}).json()["id"]
     game = Game(Deal.from_number(1), "standard", 1)
@@ -88,16 +88,25 @@ def test_an_export_imports_into_another_player_once_and_not_edited(client, other
     data = exported.json()
     assert len(data["games"]) == 2 and len(data["signature"]) == 64
 
-    def send(payload: bytes):
-        return other_client.post("/stats/import", files={"file": ("games.json", payload)},
-                                 follow_redirects=False)
+    def send(payload: bytes, who=client):
+        return who.post("/stats/import", files={"file": ("games.json", payload)},
+                        follow_redirects=False)
 
+    # Another player's is refused (issue 34, item 6: the device link is the way).
+    refused = send(exported.content, other_client)
+    assert refused.status_code == 400 and "the player who made it" in refused.text
+    # Its own player's, once its games are lost, brings them back once.
+    from sqlalchemy import delete
+
+    from app.store.models import GameRecord
+    with app.state.db.session() as session:
+        session.execute(delete(GameRecord))
     done = send(exported.content)
     assert done.status_code == 303 and "imported=2" in done.headers["location"]
-    html = other_client.get("/stats").text
+    html = client.get("/stats").text
     assert re.search(r'data-figure="played">\s*2\s*<', html)
     again = send(exported.content)
-    assert "imported=0" in again.headers["location"] and "skipped=2" in again.headers["location"]
+    assert again.status_code == 400 and "imported already" in again.text
     # An edited file is refused whole: the loss turned into a win.
     data["games"][1]["result"] = "won"
     edited = send(json.dumps(data).encode())

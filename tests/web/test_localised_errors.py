@@ -21,7 +21,7 @@ from app.engine.deal import DealError
 from app.engine.variant import GameSetupError
 from app.web.core import i18n, words
 from app.web.core.refusals import problem_sentence, refusal_sentence
-from app.web.views import gamesfile
+from app.web.services import gamesfile
 from tests.web.conftest import browser_like
 from tests.web.helpers import HX, start_deal
 

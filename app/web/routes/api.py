@@ -49,7 +49,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.refusals import refusal_sentence
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.core.words import engine_sentence
-from app.web.services import actions, results, solving
+from app.web.services import actions, results, solving, spoilers
 from app.web.views.apimodels import (
     AnalysisOut,
     GameState,
@@ -258,16 +258,20 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
 
 
 @router.get("/games/{game_id}/analysis", response_model=AnalysisOut, name="api_analysis",
-            responses={404: ERRORS[404],
+            responses={403: {"model": Problem, "description": "The deal is still in play for "
+                                    "a deal of the day (docs/players.md)"},
+                       404: ERRORS[404],
                        409: {"model": Problem, "description": "The game is still in progress"},
                        429: {"model": Problem, "description": "The solver is busy"}})
 async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -> AnalysisOut:
     """Where the game went wrong, once it has ended; anyone may ask (as for replays). A game in
     progress is refused (409): its analysis would be a winning line for its player, which is
-    what hints give (and count)."""
+    what hints give (and count). A deal still in play for a day's result: 403 (``spoilers``)."""
     if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))
+    if spoilers.kept_private(loaded.game):
+        raise HTTPException(403, spoilers.why_private())
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy as exc:

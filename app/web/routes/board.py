@@ -29,7 +29,7 @@ from app.web.core.links import path_for
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
 from app.web.core.threads import in_one_hop
-from app.web.services import actions, results, solving
+from app.web.services import actions, results, solving, spoilers
 from app.web.services.boardinput import BoardInput, BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, render_board
 from app.web.views.templating import templates
@@ -85,13 +85,18 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     """Could the game have been won, and which move lost it: a fragment for the lost game's
     banner (loaded after the board), or a page of its own without JavaScript. Anyone may ask,
     once the game is over (as for replays): during the game it would give its player the
-    winning line, and that is what hints are for (and count)."""
+    winning line, and that is what hints are for (and count). Nor while the deal can still be
+    played for a day's result (``spoilers``): not even for its player."""
     record = loaded.record
     if not record.status.ended:
         raise PageError(409, _("Not finished yet"),
                         _("A game is analysed once it has ended: ask for a hint meanwhile."),
                         link=(path_for(request, "board", game_id=record.id),
                               _("Go to the game")))
+    if spoilers.kept_private(loaded.game):
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=record.id),
+                              _("Watch the game's replay")))
     try:
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:

@@ -26,6 +26,7 @@ from app.web.core.threads import in_thread
 from app.web.services import actions, starting
 from app.web.services.boardinput import BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, BoardUrls
+from app.web.services.calendar import calendar_context
 from app.web.services.starting import (
     ConfirmField,
     GoalField,
@@ -39,7 +40,6 @@ from app.web.services.starting import (
     shown,
     went_on,
 )
-from app.web.views.calendar import calendar_context
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])

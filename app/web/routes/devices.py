@@ -42,7 +42,7 @@ from app.web.core.htmx import see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import absolute_url, path_for
 from app.web.core.player import PlayerCookie
-from app.web.views import gamesfile
+from app.web.services import gamesfile
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])

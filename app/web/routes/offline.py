@@ -35,7 +35,7 @@ from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False)
 
-DAYS_AHEAD = 7
+DAYS_AHEAD = odds.DAYS_TOLD_AHEAD  # what the analyses keep private (odds.in_play)
 WINNABLE_AHEAD = 12
 """Proven-winnable deals sent for each rule set: "Winnable deals only" offline picks among
 them."""

@@ -40,7 +40,7 @@ from app.web.core.params import DealNumber
 from app.web.core.preferences import DIFFICULTY_CHOICES
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.routes import homeform, preferences_page
-from app.web.services import actions, results, solving, starting
+from app.web.services import actions, results, solving, spoilers, starting
 from app.web.services.boardinput import BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, BoardUrls
 from app.web.services.results import ChallengeQuery
@@ -227,7 +227,10 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
 
 
 async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
-    """The move that would have kept the win, when move ``before`` is the one that lost it."""
+    """The move that would have kept the win, when move ``before`` is the one that lost it
+    (none while the deal can still be played for a day's result: ``spoilers``)."""
+    if spoilers.kept_private(loaded.game):
+        return None
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy:

@@ -27,7 +27,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
 from app.web.core.words import engine_sentence
-from app.web.services import solving
+from app.web.services import solving, spoilers
 from app.web.views.templating import templates
 from app.web.views.view import board_context, described_steps, format_duration
 
@@ -41,14 +41,21 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
            play: Annotated[bool, Query()] = False,
            win_from: Annotated[int | None, Query(ge=0, le=100_000)] = None) -> Response:
     """The replay of an ended game; with ``win_from=K``, the game's first K moves followed by a
-    winning line the solver found from there (what the player could have done instead)."""
+    winning line the solver found from there (what the player could have done instead). While
+    the deal can still be played for a day's result, the moves only: no winning line (403), no
+    losing move marked (``spoilers``)."""
     loaded = ended_game(request, session, game_id, player_id)
+    private = spoilers.kept_private(loaded.game)
+    if private and win_from is not None:
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=game_id),
+                              _("Watch the game's replay")))
     owner_name = display_name(session, loaded.record.player_id)
     session.rollback()  # no database connection is held while the solver searches
     lost_at, game = None, loaded.game
     if win_from is not None:
         game = with_winning_line(request, player_id, game, win_from)
-    elif loaded.record.status is GameStatus.LOST:
+    elif loaded.record.status is GameStatus.LOST and not private:  # the losing move: a clue
         # Without the mark rather than not at all when the solver is busy.
         found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
         lost_at = found.lost_at if found is not None else None

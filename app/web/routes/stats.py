@@ -14,7 +14,6 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.engine import VARIANTS
-from app.odds import today_utc
 from app.store import (
     daily_results,
     daily_streak,
@@ -30,6 +29,7 @@ from app.store import (
     won_deals,
 )
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
+from app.web.core import utcday
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.htmx import is_htmx, see_other
 from app.web.core.i18n import gettext as _
@@ -37,8 +37,8 @@ from app.web.core.i18n import ngettext
 from app.web.core.links import absolute_url, path_for
 from app.web.core.numbers import format_number
 from app.web.routes.devices import devices_context
+from app.web.services import gamesfile
 from app.web.services.transfer import FileDownload
-from app.web.views import gamesfile
 from app.web.views.statsview import (
     daily_figures,
     daily_row,
@@ -81,7 +81,8 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "total": stats.total,
             "total_figures": figure_list(stats.total),
             "daily": [daily_row(result) for result in daily_results(session, player_id)],
-            "daily_figures": daily_figures(daily_streak(session, player_id, today_utc())),
+            "daily_figures": daily_figures(daily_streak(session, player_id,
+                                                        utcday.today().date())),
             # A card for each rule set played; the others in one folded line.
             "variants": [
                 {"variant": variant, "figures": stats.variants[variant],

@@ -44,6 +44,7 @@ from app.store import (
 from app.web.core import metrics
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
+from app.web.services import witness
 
 ATTEMPTS = 3
 """Starting a game holds the player's games in progress first (``hold_games_in_progress``), so
@@ -93,6 +94,7 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
     facts = (odds.deal_facts(game.deal.number, game.variant)
              if game.status is GameStatus.WON else None)
     try:
+        witness.count_borrowed_hints(session, loaded.record, game)  # another player's hints
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None,  # a won deal's par, known already
                       untimed_elapsed=untimed_elapsed)
@@ -298,6 +300,7 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
             record = create_game(session, player_id, deal, variant.goal, variant.passes,
                                  daily=daily, challenge=challenge, late_daily=late_daily)
             created = True
+        witness.count_borrowed_hints(session, record, game)  # another player's hints
         save_position(session, record, game, undos=len(undone), input_id=input_id,
                       untimed_elapsed=untimed_elapsed)
         return record, abandoned, created

@@ -38,6 +38,7 @@ from app.store import (
     challenged_game,
     deal_results,
     get_game,
+    rank_of,
     result_of,
     save_par,
     set_game_par,
@@ -146,13 +147,9 @@ def challenge_line(result: Result, to_clear: int, *, yours: bool = False) -> str
 def beats(mine: Result, theirs: Result) -> bool | None:
     """Whether ``mine`` beats ``theirs``: a win beats no win; between wins, fewer moves, then
     less time; else more cards cleared. None for a tie."""
-    def rank(result: Result) -> tuple:
-        return (result.won, -result.moves if result.won else result.cleared,
-                -(result.seconds or 0))
-
-    if rank(mine) == rank(theirs):
+    if rank_of(mine) == rank_of(theirs):
         return None
-    return rank(mine) > rank(theirs)
+    return rank_of(mine) > rank_of(theirs)
 
 
 def deal_page_extras(request: Request, session: Session, player_id: str, deal: Deal,

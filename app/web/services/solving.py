@@ -44,7 +44,7 @@ from app.web.core import metrics
 from app.web.core.budget import current_client
 from app.web.core.i18n import gettext as _
 from app.web.core.threads import in_thread
-from app.web.services import actions
+from app.web.services import actions, witness
 
 QUEUE_PER_THREAD = 8
 """Searches that may wait for each search thread before the answer is "busy": with searches of
@@ -298,7 +298,15 @@ async def advise(session: Session, loaded: LoadedGame,
         await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
     await in_thread(actions.count_hint_on, session, loaded)
+    await in_thread(_note_hint, session, loaded, advice[0].move)
     return advice
+
+
+def _note_hint(session: Session, loaded: LoadedGame, move) -> None:
+    """A hint given on a deal still in play for a shared result is written down, so that a
+    game that plays it for another player counts it (``witness``)."""
+    witness.note_hint(session, loaded.record, loaded.game, move)
+    session.commit()
 
 
 async def where_it_went_wrong(session: Session, loaded: LoadedGame,

@@ -9,7 +9,7 @@ of its own (``confirm.html``), so no link, reload or stray click costs a player 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Annotated, Any
 
 from fastapi import Form, Query, Request
@@ -28,6 +28,7 @@ from app.store import (
     load,
     preview,
 )
+from app.web.core import utcday
 from app.web.core.errors import PageError
 from app.web.core.htmx import is_htmx, see_other, wants_json
 from app.web.core.i18n import gettext as _
@@ -205,6 +206,7 @@ def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
 
 
 def today() -> datetime:
-    return datetime.now(UTC)
+    """The daily calendar's moment (``utcday``, where tests pin it)."""
+    return utcday.today()
 
 

@@ -1,10 +1,10 @@
 """Imports and exports of a player's games: seconds of work, done in a worker process.
 
-An export of 8,000 games is seconds of Python, and an import file is whatever a client sent:
-run on the event loop it froze every request of the process; run on a request thread it held
-the GIL and one of the two database threads everyone's moves need. So ``app.web.views.gamesfile``'s
-functions run in one worker process per web process (``Transfers``): the web process only
-waits on a future, holding no thread, no GIL and no database connection meanwhile.
+An export of 8,000 games is seconds of Python, and an import file is whatever a client sent: run
+on the event loop it froze every request of the process; run on a request thread it held the GIL
+and one of the two database threads everyone's moves need. So ``app.web.services.gamesfile``'s
+functions run in one worker process per web process (``Transfers``): the web process only waits
+on a future, holding no thread, no GIL and no database connection meanwhile.
 
 Who may wait for it is bounded before any work is done: one transfer at a time per player,
 ``PER_ADDRESS`` per client address (so fresh cookies buy nothing, while a shared address is
@@ -37,7 +37,7 @@ from fastapi.responses import Response
 from app.web.core import metrics
 from app.web.core.errors import PageError
 from app.web.core.i18n import gettext as _
-from app.web.views.gamesfile import ExportedFile
+from app.web.services.gamesfile import ExportedFile
 
 log = logging.getLogger("pyramid.transfer")
 T = TypeVar("T")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -108,6 +108,9 @@ class GameState(BaseModel):
     daily: str | None = Field(description="The UTC date whose deal of the day this is")
     counted: bool = Field(description="False for a game played again (a try again, a won deal "
                                       "of the day replayed): not in the statistics")
+    ranked: bool = Field(description="False when its time and score are not ranked against "
+                                     "others'; it counts all the same (docs/players.md)")
+    timed_by: Literal["server", "player"] = Field(description="Whose clock timed the game")
     elapsed_seconds: int
     paused_seconds: int = Field(description="What the game's pauses leave out of its time: "
                                             "the first seconds of every pause count as "

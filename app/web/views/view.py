@@ -379,6 +379,8 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "winnable_only": bool(record.winnable_only),
         "daily": record.daily.isoformat() if record.daily else None,
         "counted": bool(record.rated),
+        "ranked": getattr(record, "ranked", True) is not False,
+        "timed_by": "server" if getattr(record, "timed", True) is not False else "player",
         "elapsed_seconds": elapsed,
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,

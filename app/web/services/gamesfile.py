@@ -28,14 +28,16 @@ import hmac
 import io
 import json
 import os
+import secrets
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import Goal
 from app.store import Database, ImportRefused, display_name, export_rows, prepare_game, store_games
-from app.store.imports import IMPORT_LIMIT
+from app.store.imports import IMPORT_LIMIT, ExportClaim, claim_export
 from app.web.core.i18n import Counted, LazyProxy, _l, counted
 from app.web.core.numbers import format_number
 from app.web.core.refusals import refusal_sentence
@@ -82,8 +84,13 @@ class ExportSigner:
         return self._mac.hexdigest()
 
     @classmethod
-    def check(cls, secret_key: str, games: Iterable[dict[str, Any]], signature: str) -> bool:
+    def check(cls, secret_key: str, games: Iterable[dict[str, Any]], signature: str,
+              header: dict[str, Any] | None = None) -> bool:
+        """Whether ``signature`` is this server's over ``header`` (the export's own fields,
+        when it has them: files exported before had none) and ``games``."""
         signer = cls(secret_key)
+        if header is not None:
+            signer.update(cls.canonical(header))
         for game in games:
             signer.update(cls.canonical(game))
         return hmac.compare_digest(signer.hexdigest(), signature)
@@ -143,14 +150,33 @@ def _to_temporary_file(write) -> ExportedFile:
         raise
 
 
+def player_tag(secret_key: str, player_id: str) -> str:
+    """Who an export belongs to, as the file says it: a keyed hash of the player's id (the id
+    itself is no business of a file's reader)."""
+    key = hashlib.sha256(b"pyramid.export-player:" + secret_key.encode()).digest()
+    return hmac.new(key, player_id.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def export_header(secret_key: str, player_id: str,
+                  now: datetime | None = None) -> dict[str, Any]:
+    """An export's own fields, signed with its games: its id (an import takes it once), its
+    player (it imports into that player only) and when it was made (an export made before the
+    player's statistics were reset does not import)."""
+    return {"id": secrets.token_hex(16), "player": player_tag(secret_key, player_id),
+            "made_at": (now or datetime.now(UTC)).isoformat()}
+
+
 def export_json(url: str, player_id: str, secret_key: str, replay_url: str) -> ExportedFile:
-    """The player's games as signed JSON, one game a line."""
+    """The player's games as signed JSON, one game a line, under the export's own fields."""
     with database(url).sessions() as session:
         name = display_name(session, player_id)
+    header = export_header(secret_key, player_id)
 
     def write(out) -> None:
         signer = ExportSigner(secret_key)
-        out.write(b'{"display_name": ' + json.dumps(name).encode() + b', "games": [')
+        signer.update(ExportSigner.canonical(header))
+        out.write(b'{"display_name": ' + json.dumps(name).encode() + b', "export": '
+                  + ExportSigner.canonical(header) + b', "games": [')
         for number, record in enumerate(_records(url, player_id, replay_url)):
             line = ExportSigner.canonical(record)
             signer.update(line)
@@ -185,6 +211,16 @@ REFUSALS: dict[str, LazyProxy | Counted] = {
     "no_games": _l("This file is not an export of your games (no games, or no signature)."),
     "changed": _l("This file was changed after it was exported (or comes from another "
                   "server), so its games cannot be trusted."),
+    "no_owner": _l("This export was made by an older version of Pyramid and does not say "
+                   "whose games it holds, so it cannot be imported: export your games again "
+                   "and import the new file."),
+    "another_player": _l("This export holds another player's games: an export imports only "
+                         "into the player who made it. To play as that player on this device, "
+                         "open a link from \u201cYour statistics on another device\u201d on "
+                         "their statistics page."),
+    "already_imported": _l("This export was imported already: nothing was added again."),
+    "before_reset": _l("This export was made before your statistics were reset, so its games "
+                       "are not imported again."),
 }
 """Why ``read_export`` refuses a file, by key; ``count`` is a number of games."""
 STORE_REFUSAL = "store"
@@ -236,10 +272,11 @@ def too_large(megabytes: int) -> str:
     return _said("too_large", {"megabytes": format_number(megabytes)})
 
 
-def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
-    """The games of an exported file, checked: its shape and its signature (raises
-    FileRefused with the reason a player can act on). Its size is the web process's to check
-    (IMPORT_MAX_MB) before it is sent here.
+def read_export(raw: bytes,
+                secret_key: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The export's own fields (None in a file made before exports had them) and its games,
+    checked: its shape and its signature (raises FileRefused with the reason a player can act
+    on). Its size is the web process's to check (IMPORT_MAX_MB) before it is sent here.
 
     A file of millions of tiny objects would cost seconds and hundreds of megabytes to parse
     only to be refused for its size; each game opens exactly one JSON object, so counting the
@@ -253,30 +290,54 @@ def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
         raise FileRefused("not_json") from None
     except RecursionError:
         raise FileRefused("too_deep") from None
-    games, signature = ((data.get("games"), data.get("signature")) if isinstance(data, dict)
-                        else (None, None))
+    games, signature, header = ((data.get("games"), data.get("signature"), data.get("export"))
+                                if isinstance(data, dict) else (None, None, None))
     if not isinstance(games, list) or not isinstance(signature, str):
         raise FileRefused("no_games")
     if len(games) > IMPORT_LIMIT:
         raise FileRefused("too_many", count=IMPORT_LIMIT)
-    if not all(isinstance(game, dict) for game in games) or not ExportSigner.check(
-            secret_key, games, signature):
+    if header is not None and not (isinstance(header, dict) and all(
+            isinstance(header.get(key), str) for key in ("id", "player", "made_at"))):
         raise FileRefused("changed")
-    return games
+    if not all(isinstance(game, dict) for game in games) or not ExportSigner.check(
+            secret_key, games, signature, header):
+        raise FileRefused("changed")
+    return header, games
+
+
+def owned_claim(header: dict[str, Any] | None, secret_key: str,
+                player_id: str) -> ExportClaim:
+    """The claim an import of a checked export makes (``claim_export``), or FileRefused: a file
+    made before exports named their player, or another player's."""
+    if header is None:
+        raise FileRefused("no_owner")
+    if not hmac.compare_digest(header["player"], player_tag(secret_key, player_id)):
+        raise FileRefused("another_player")
+    try:
+        made_at = datetime.fromisoformat(header["made_at"])
+    except ValueError:
+        raise FileRefused("changed") from None
+    return ExportClaim(header["id"][:32], player_id,
+                       made_at if made_at.tzinfo else made_at.replace(tzinfo=UTC))
 
 
 def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> ImportDone:
     """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing."""
     try:
-        games = read_export(raw, secret_key)
+        header, games = read_export(raw, secret_key)
+        claim = owned_claim(header, secret_key, player_id)
         prepared = [prepare_game(player_id, game) for game in games]
     except FileRefused as exc:
         return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:
         return ImportDone(refused=STORE_REFUSAL, values={"text": str(exc)})
     added = skipped = 0
-    for start in range(0, len(prepared), STORE_PIECE):
+    for start in range(0, len(prepared) or 1, STORE_PIECE):
         with database(url).session() as session:
+            if start == 0:  # the export is taken once, with its first piece
+                refused = claim_export(session, claim)
+                if refused is not None:  # it wrote nothing
+                    return ImportDone(refused=refused)
             done = store_games(session, player_id, prepared[start:start + STORE_PIECE])
         added, skipped = added + done.added, skipped + done.skipped
     return ImportDone(added, skipped)
