@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import socket
 import sys
 import tempfile
@@ -321,6 +322,17 @@ async def bystander(base: str, game_id: str, duration: float) -> tuple[list, lis
         return reads, health
 
 
+def machine_busy() -> float:
+    """CPU seconds every process on the machine has used since boot (not idle, not waiting
+    for the disk), from /proc/stat: the difference over a run says how busy the machine was,
+    other users included."""
+    from load import CLOCK_TICKS
+
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle, iowait = fields[3], fields[4]
+    return (sum(fields[:8]) - idle - iowait) / CLOCK_TICKS
+
+
 def figures(timed: list[tuple[float, int]]) -> str:
     values = [seconds for seconds, _ in timed]
     failed = sum(status != 200 for _, status in timed)
@@ -361,6 +373,18 @@ class ProxiedSite:
     def proxy_pids(self) -> list[int]:
         process = self.site.proxy.process
         return process_tree(process.pid) if process is not None else []
+
+    def proxy_view(self, game_id: str) -> str:
+        """The bystander's requests as nginx timed them (``$request_time``: from their first
+        byte read to their answer's last byte sent, the apps' queues included, the client's
+        own delays not): GET and /healthz p99 and max."""
+        lines = self.site.proxy.access_lines()
+        said = []
+        for what, uri in (("GET", f"/api/games/{game_id}"), ("/healthz", "/healthz")):
+            times = [float(line["duration_s"]) for line in lines if line["uri"] == uri]
+            said.append(f"{what} p99 {percentile(times, 0.99):.0f} ms, max "
+                        f"{1000 * max(times, default=float('nan')):.0f} ms")
+        return "; ".join(said)
 
     def __exit__(self, *_exc: object) -> None:
         self.site.close()
@@ -416,13 +440,17 @@ def main() -> None:
                 # way (and their files made)
                 proxy_pids = server.proxy_pids() if args.proxy else []
                 before, proxy_before = cpu_times(server.pids()), cpu_times(proxy_pids)
+                busy_before = machine_busy()
                 reads, health = run_loop(bystander(server.url, game_id, args.duration))
                 cpu = cpu_used(before, cpu_times(server.pids()))
                 proxy_cpu = cpu_used(proxy_before, cpu_times(proxy_pids))
+                busy = machine_busy() - busy_before
                 process.join()
                 print(f"\n{scenario} ({where}, {args.duration:g} s)")
                 print(f"  bystander GET  {figures(reads)}")
                 print(f"  /healthz       {figures(health)}")
+                if args.proxy:
+                    print(f"  nginx's view   {server.proxy_view(game_id)}")
                 if scenario.startswith("flood"):
                     answers, seconds, client_cpu = results[0]
                     total = sum(answers.values())
@@ -435,7 +463,9 @@ def main() -> None:
                     print(f"  hostile answers {dict(answers)}; slowest {slowest:.1f} s")
                 print(f"  server CPU {cpu:.1f} s in {args.duration:g} s "
                       f"({in_loops(cpu / args.duration, unit)} a second)"
-                      + (f"; nginx {proxy_cpu:.1f} s" if args.proxy else ""))
+                      + (f"; nginx {proxy_cpu:.1f} s" if args.proxy else "")
+                      + f"; the whole machine {busy / args.duration:.2f} cores busy "
+                      f"of {os.cpu_count()}")
     print(speed_line())
 
 
