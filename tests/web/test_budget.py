@@ -178,6 +178,24 @@ def test_new_games_are_bounded_by_player_and_by_address(tight):
         assert other.post("/api/games", json={"deal": 617}).status_code == 201
 
 
+def test_a_refusal_comes_in_the_shape_the_page_asked_for(tight):
+    """The board's script asks for JSON, htmx for a fragment it can show (static/js reads the
+    sentence from either); a plain form gets a page."""
+    with TestClient(tight) as client:
+        browser_like(client)
+        game_id = client.post("/api/games", json={"deal": 617}).json()["id"]
+        spend = [client.get(f"/games/{game_id}/analysis") for _ in range(2)]
+        assert 429 not in {answer.status_code for answer in spend}
+        script = client.post(f"/games/{game_id}/hint", headers={"Accept": "application/json"})
+        fragment = client.post(f"/games/{game_id}/hint", headers={"HX-Request": "true"})
+        form = client.post(f"/games/{game_id}/hint")
+    assert script.status_code == fragment.status_code == form.status_code == 429
+    assert "Too many requests to the solver" in script.json()["detail"]
+    assert fragment.text.startswith('<p class="notice" role="alert" data-refusal="429">')
+    assert "Too many requests to the solver" in fragment.text and "<html" not in fragment.text
+    assert form.text.startswith("<!doctype html>") and "Too many requests" in form.text
+
+
 def test_a_bucket_refills_at_its_rate():
     now = [0.0]
     buckets = Buckets(clock=lambda: now[0])
