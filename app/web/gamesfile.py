@@ -40,6 +40,7 @@ from app.web.i18n import Counted, LazyProxy, _l, counted
 from app.web.numbers import format_number
 from app.web.refusals import refusal_sentence
 from app.web.statsview import iso
+from app.web.threads import at_lowest_priority
 
 STORE_PIECE = 200
 """Games stored per transaction: short enough that a bystander's write never waits long for
@@ -133,6 +134,12 @@ def _records(url: str, player_id: str, replay_url: str) -> Iterator[dict[str, An
 
 
 def _to_temporary_file(write) -> ExportedFile:
+    """``write`` the file on a thread at the lowest CPU priority (it only reads the
+    database): an export takes no core a request wants."""
+    return at_lowest_priority(_written, write)
+
+
+def _written(write) -> ExportedFile:
     handle, path = tempfile.mkstemp(prefix="pyramid-export-")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -265,11 +272,17 @@ def read_export(raw: bytes, secret_key: str) -> list[dict[str, Any]]:
     return games
 
 
+def _checked(raw: bytes, secret_key: str, player_id: str) -> list:
+    return [prepare_game(player_id, game) for game in read_export(raw, secret_key)]
+
+
 def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> ImportDone:
-    """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing."""
+    """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing. The
+    checks (parse, signature, every game replayed) run at the lowest CPU priority, on no core
+    a request wants; the pieces are stored at the normal one, as SQLite's one writer must
+    never wait for a starved thread."""
     try:
-        games = read_export(raw, secret_key)
-        prepared = [prepare_game(player_id, game) for game in games]
+        prepared = at_lowest_priority(_checked, raw, secret_key, player_id)
     except FileRefused as exc:
         return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:
