@@ -208,6 +208,18 @@ def test_an_export_round_trips_through_an_import(client, other_client):
         g["move_list"] for g in json.loads(exported)["games"]]
 
 
+def test_the_worker_process_stops_with_the_web_process():
+    """No worker left behind when the app stops, even in the middle of a transfer."""
+    from app.web.transfer import Transfers
+
+    transfers = Transfers()
+    worker_pid = transfers._executor().submit(os.getpid).result(WAIT)
+    busy = transfers._executor().submit(time.sleep, 60)  # a transfer under way
+    assert not busy.done()
+    transfers.close()
+    assert not Path(f"/proc/{worker_pid}").exists()  # stopped and reaped, not left running
+
+
 def priority_here() -> tuple[int, int]:
     """The calling thread's nice value and scheduling policy."""
     stat = Path(f"/proc/self/task/{threading.get_native_id()}/stat").read_text()
