@@ -24,8 +24,15 @@ asked ten times a second, in this process; the hostile clients run in a process 
 - ``flood-games``: forty clients without a cookie (a new player at each request) start a new
   game every 50 ms and ignore Retry-After.
 
-Printed for each: the bystander's GET and /healthz p50 / p99 / max, the answers the hostile
-clients got, the server's CPU, and the machine's speed.
+The flooders are bare HTTP/1.1 clients on kept-alive connections (``Connection``), as a script
+that floods would be: httpx's clients cost a millisecond of CPU a request, which on this
+2-core machine was taken from the server and showed in the bystander's figures.
+
+Printed for each: the bystander's GET and /healthz p50 / p99 / max (with ``--proxy``, also as
+nginx timed them: the apps' queues included, the client's own delays not), the answers the
+hostile clients got (for a flood, those to requests sent while the bystander measured, and
+the rate), the server's CPU (and nginx's), how busy the whole machine was meanwhile (other
+users included: this machine is shared), and the machine's speed before and after.
 """
 
 from __future__ import annotations
