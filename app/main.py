@@ -6,7 +6,8 @@ database; the module-level ``app`` uses the environment's settings.
 The request guards of ``app.web.core.security`` wrap the app, outermost first: security headers
 (around everything, Starlette's own 500 page included), the request's language (so every
 answer below, refusals and the 500 page included, is in it), trusted hosts, body size, cross-site
-writes, JSON-only API bodies, the player cookie, then (for a page) the player's preferences.
+writes, JSON-only API bodies, a costly request's budget, the player cookie, then (for a page)
+the player's preferences.
 The cheapest refusals come first, and every refusal happens before a player cookie could be
 handed out.
 
@@ -226,9 +227,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.transfers = transfers
     # add_middleware puts each layer outside the ones before it: innermost first.
     app.add_middleware(FirstPaint)  # the player's preferences, for a page's first paint
-    # Inside the cookie (it reads the player), outside every route: refused before any work.
-    app.add_middleware(Budget, settings=settings)
     app.add_middleware(PlayerCookie(settings).middleware)
+    # Outside the cookie's session look-up and every route: refused before any work (it
+    # reads the cookie's signed player itself).
+    app.add_middleware(Budget, settings=settings)
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,

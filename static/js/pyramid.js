@@ -87,4 +87,56 @@
   }
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:afterSettle", revealCopyButtons);
+
+  /* --- a refusal to an htmx request (a 429: over the player's budget, app/web/core/budget.py) --
+   * htmx swaps no 4xx (base.html's responseHandling), so the page would show nothing: the
+   * answer's sentence (the fragment <p data-refusal>, in the page's language) goes where the
+   * page shows its notices, the board's message line, and the page stays as it was: the
+   * element that asked is left in place, to be asked again. */
+  function refusalText(xhr) {
+    var text = "";
+    try {
+      var found = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var node = found.querySelector("[data-refusal]") || found.querySelector("main p");
+      text = node ? node.textContent.trim() : "";
+    } catch (e) { text = ""; }
+    return text || (words().failed || "").replace("{status}", String(xhr.status));
+  }
+
+  function showRefusal(text, target) {
+    var region = document.getElementById("message");
+    if (region) {
+      var span = document.createElement("span");
+      span.className = "tone-error";
+      span.setAttribute("data-tone", "error");
+      span.setAttribute("data-refused", "");
+      span.textContent = text;
+      region.replaceChildren(span);
+      return;
+    }
+    var box = document.querySelector("p[data-refusal-notice]");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "notice";
+      box.setAttribute("role", "alert");
+      box.setAttribute("data-refusal-notice", "");
+      var main = document.querySelector("main");
+      if (target && target.parentNode && main && main.contains(target)) {
+        target.parentNode.insertBefore(box, target);
+      } else if (main) {
+        main.prepend(box);
+      } else {
+        return;
+      }
+    }
+    box.textContent = text;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.xhr || detail.xhr.status !== 429) return;
+    detail.shouldSwap = false;
+    detail.isError = false;
+    showRefusal(refusalText(detail.xhr), detail.target);
+  });
 })();

@@ -127,6 +127,36 @@ def test_a_flood_of_hints_is_refused_without_touching_the_database(tight, monkey
         assert "Too many requests to the solver" in answer.json()["detail"]
 
 
+def test_a_refusal_never_looks_up_a_device_session(tight):
+    """A browser signed in through a device link names its session in its cookie, which is
+    looked up on every request let through: a refused one waits for no look-up (a flood with
+    such a cookie would otherwise cost a query a request), and spends that session's budget,
+    not its owner's."""
+    cookies = PlayerCookie(tight.state.settings)
+    name = tight.state.settings.cookie_name
+    linked = {"Cookie": f"{name}={cookies.sign('owner', 'a-session')}"}
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    with TestClient(tight) as client:
+        spent = [client.post("/api/games/nothing/hint", headers=linked).status_code
+                 for _ in range(2)]
+        assert 429 not in spent  # the burst: let through, the session looked up
+        event.listen(tight.state.db.engine, "before_cursor_execute", seen)
+        try:
+            flood = [client.post("/api/games/nothing/hint", headers=linked)
+                     for _ in range(20)]
+        finally:
+            event.remove(tight.state.db.engine, "before_cursor_execute", seen)
+        # The owner's own budget is untouched.
+        owner = client.post("/api/games/nothing/hint", headers=as_player(tight, "owner"))
+    assert {answer.status_code for answer in flood} == {429}
+    assert statements == []
+    assert owner.status_code != 429
+
+
 def test_new_games_are_bounded_by_player_and_by_address(tight):
     with TestClient(tight) as client, TestClient(tight, client=ELSEWHERE) as other:
         first = [client.post("/api/games", json={"deal": 617}, headers=as_player(tight, "a"))
@@ -146,6 +176,24 @@ def test_new_games_are_bounded_by_player_and_by_address(tight):
         assert "Too many new games" in page.text
         # Another address has its own budget.
         assert other.post("/api/games", json={"deal": 617}).status_code == 201
+
+
+def test_a_refusal_comes_in_the_shape_the_page_asked_for(tight):
+    """The board's script asks for JSON, htmx for a fragment it can show (static/js reads the
+    sentence from either); a plain form gets a page."""
+    with TestClient(tight) as client:
+        browser_like(client)
+        game_id = client.post("/api/games", json={"deal": 617}).json()["id"]
+        spend = [client.get(f"/games/{game_id}/analysis") for _ in range(2)]
+        assert 429 not in {answer.status_code for answer in spend}
+        script = client.post(f"/games/{game_id}/hint", headers={"Accept": "application/json"})
+        fragment = client.post(f"/games/{game_id}/hint", headers={"HX-Request": "true"})
+        form = client.post(f"/games/{game_id}/hint")
+    assert script.status_code == fragment.status_code == form.status_code == 429
+    assert "Too many requests to the solver" in script.json()["detail"]
+    assert fragment.text.startswith('<p class="notice" role="alert" data-refusal="429">')
+    assert "Too many requests to the solver" in fragment.text and "<html" not in fragment.text
+    assert form.text.startswith("<!doctype html>") and "Too many requests" in form.text
 
 
 def test_a_bucket_refills_at_its_rate():

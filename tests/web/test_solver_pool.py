@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from app.engine import Deal, Game
 from app.engine.solver import Hint
 from app.web.core.player import PlayerCookie
+from app.web.core.threads import LOWEST_PRIORITY
 from app.web.services import solving
 
 from .conftest import browser_like
@@ -173,7 +174,7 @@ def nice_of_thread(native_id: int) -> int:
 def test_searches_run_at_the_lowest_cpu_priority():
     queue = solving.SolverQueue(workers=1)
     ids = queue.submit("p", threading.get_native_id).result(5)
-    assert nice_of_thread(ids) == solving.LOWEST_PRIORITY
+    assert nice_of_thread(ids) == LOWEST_PRIORITY
     assert nice_of_thread(threading.get_native_id()) == 0  # the web's threads keep theirs
     # and only a core nothing else wants: a woken request thread takes it at once
     policy = queue.submit("p", os.sched_getscheduler, 0).result(5)

@@ -11,6 +11,7 @@ answer starts, so a stalled reader holds no connection, and is cut off at the se
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -26,6 +27,7 @@ from app.main import create_app
 from app.store.games import record_result
 from app.store.models import GameRecord
 from app.web.core.player import PlayerCookie
+from app.web.core.threads import LOWEST_PRIORITY
 from app.web.services import gamesfile
 from tests.conftest import make_settings
 
@@ -207,6 +209,57 @@ def test_an_export_round_trips_through_an_import(client, other_client):
     again = json.loads(client.get("/stats/export.json").content)
     assert [g["move_list"] for g in again["games"]] == [
         g["move_list"] for g in json.loads(exported)["games"]]
+
+
+def test_the_worker_process_stops_with_the_web_process():
+    """No worker left behind when the app stops, even in the middle of a transfer."""
+    from app.web.services.transfer import Transfers
+
+    transfers = Transfers()
+    worker_pid = transfers._executor().submit(os.getpid).result(WAIT)
+    busy = transfers._executor().submit(time.sleep, 60)  # a transfer under way
+    assert not busy.done()
+    transfers.close()
+    assert not Path(f"/proc/{worker_pid}").exists()  # stopped and reaped, not left running
+
+
+def priority_here() -> tuple[int, int]:
+    """The calling thread's nice value and scheduling policy."""
+    stat = Path(f"/proc/self/task/{threading.get_native_id()}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16]), os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's per-thread nice")
+def test_a_transfers_work_takes_no_core_a_request_wants(sqlite_url, monkeypatch):
+    """In the worker process, an import's checks and an export's writing run at the lowest
+    CPU priority (issue 34: two workers took both cores from the bystanders behind nginx);
+    the import's stores at the normal one, as SQLite's one writer must never be starved."""
+    app = create_app(make_settings(sqlite_url))
+    add_ended_games(app.state.db, "p-owner", 3)
+    seen: dict[str, set] = {"record": set(), "prepare": set(), "store": set()}
+
+    def watched(name, real):
+        def call(*args, **kwargs):
+            seen[name].add(priority_here())
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(gamesfile, "export_record",
+                        watched("record", gamesfile.export_record))
+    monkeypatch.setattr(gamesfile, "prepare_game", watched("prepare", gamesfile.prepare_game))
+    monkeypatch.setattr(gamesfile, "store_games", watched("store", gamesfile.store_games))
+    secret = app.state.settings.secret_key
+    exported = gamesfile.export_json(sqlite_url, "p-owner", secret, "/r/REPLAY")
+    try:
+        raw = Path(exported.path).read_bytes()
+    finally:
+        os.unlink(exported.path)
+    done = gamesfile.import_games(sqlite_url, "p-owner", secret, raw)  # an export's own
+    assert done.added + done.skipped == 3
+    lowest = {(LOWEST_PRIORITY, os.SCHED_IDLE)}
+    assert seen["record"] == lowest and seen["prepare"] == lowest
+    assert seen["store"] == {(0, os.SCHED_OTHER)}
+    assert priority_here() == (0, os.SCHED_OTHER)  # the caller's own thread keeps its own
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,17 @@
 """One budget per client for every request that costs: solver searches, new games, imports and
 exports. Answered before any route, database read or replay: a request over its budget gets
-429 with ``Retry-After`` from a dictionary look-up.
+429 with ``Retry-After`` from a dictionary look-up: no database, no session, no template, no
+engine.
 
 - **By player and by address.** Each costly request spends from its player's bucket and from
   its address's (``scope["client"]``, as uvicorn set it: behind a proxy named in
-  TRUSTED_PROXIES, the address the proxy saw). A client that drops its cookie is a new player
-  each time, but never a new address: fresh cookies buy nothing. An address's budget is the
+  TRUSTED_PROXIES, the address the proxy saw). The player is what the cookie's signature
+  vouches for, read here (``PlayerCookie.read_claim``: no database): a browser signed in
+  through a device link spends from its own session's bucket, so whether that session still
+  lives is asked (``PlayerCookie``, inside) only of a request that is let through, and a
+  revoked browser's flood cannot spend its owner's budget. A client that drops its cookie is
+  a new player each time, whose bucket is full by definition (none is kept for it), but never
+  a new address: fresh cookies buy nothing. An address's budget is the
   shipped nginx's ``limit_req`` zone for the same requests, many players' worth, so the
   players behind one school's or one carrier's address are not held to one player's budget;
   behind nginx, nginx refuses first.
@@ -17,7 +23,8 @@ exports. Answered before any route, database read or replay: a request over its 
   whole site). Buckets that have filled up again are dropped, so the memory is bounded by the
   clients of the last minutes.
 
-The request's client (``current_client``) is also what the solver's queue reads to keep each
+The request's client (``current_client``: its address, and the player ``PlayerCookie`` then
+settles on) is also what the solver's queue reads to keep each
 address's searches to a share of the queue, and to queue a cookie-less client's searches as
 one line per address (``solving``).
 """
@@ -28,13 +35,14 @@ import math
 import re
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass
 
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.settings import Settings
 from app.web.core import metrics
 from app.web.core.i18n import gettext as _
+from app.web.core.player import PlayerCookie
 from app.web.core.scope import route_path
 from app.web.core.security import refuse
 
@@ -68,14 +76,25 @@ KEPT_BUCKETS = 100_000
 """Buckets kept per process before the full ones are swept out."""
 
 
-@dataclass(frozen=True, slots=True)
 class Client:
     """Who a request comes from: its address, its player, and whether it came without a
-    (valid) player cookie."""
+    (valid) player cookie. The player is read from the request's state when asked:
+    ``PlayerCookie``, inside ``Budget``, settles it (a revoked session's browser is a new
+    player)."""
 
-    address: str
-    player_id: str
-    new_player: bool
+    __slots__ = ("_state", "address")
+
+    def __init__(self, address: str, state: dict) -> None:
+        self.address = address
+        self._state = state
+
+    @property
+    def player_id(self) -> str:
+        return self._state.get("player_id", "")
+
+    @property
+    def new_player(self) -> bool:
+        return bool(self._state.get("new_player", True))
 
 
 current_client: ContextVar[Client | None] = ContextVar("pyramid_client", default=None)
@@ -138,36 +157,50 @@ REFUSALS = {
 """What a refused player reads, by kind (in the request's language)."""
 
 
+def cookie_of(scope: Scope, name: str) -> str | None:
+    """The value of the request's cookie ``name``, or None."""
+    for header, value in scope["headers"]:
+        if header == b"cookie":
+            found = cookie_parser(value.decode("latin-1")).get(name)
+            if found is not None:
+                return found
+    return None
+
+
 class Budget:
     """The ASGI middleware that spends a costly request's budget, or refuses it with 429.
-    Inside ``PlayerCookie`` (it reads the request's player id)."""
+    Outside ``PlayerCookie``: it reads the cookie's claim itself (a signature, no database),
+    so a refusal never waits for a device session's look-up."""
 
     def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic) -> None:
         self.app = app
         self.budgets = settings.budgets
         self.buckets = Buckets(clock)
+        self.cookies = PlayerCookie(settings)
+        self.cookie_name = settings.cookie_name
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        state = scope.get("state") or {}
         client = scope.get("client")
-        who = Client(client[0] if client else "unknown", state.get("player_id", ""),
-                     bool(state.get("new_player", True)))
+        address = client[0] if client else "unknown"
         kind = cost_of(scope["method"], route_path(scope), scope.get("query_string", b""))
         if kind is not None:
             (rate, burst), (address_rate, address_burst) = self.budgets[kind]
             # A burst is the requests past the rate, as nginx's limit_req counts it.
-            wait = self.buckets.take([
-                ((kind, "player", who.player_id), rate, burst + 1),
-                ((kind, "address", who.address), address_rate, address_burst + 1)])
+            keys = [((kind, "address", address), address_rate, address_burst + 1)]
+            claim = self.cookies.read_claim(cookie_of(scope, self.cookie_name))
+            if claim is not None:  # a new player's bucket is full: nothing to keep
+                keys.append(((kind, "player", claim.player_id, claim.session_id), rate,
+                             burst + 1))
+            wait = self.buckets.take(keys)
             if wait:
                 metrics.budget_refused.labels(kind).inc()
                 await refuse(scope, send, 429, _("Too many requests"), REFUSALS[kind](),
                              headers=[(b"retry-after", str(wait).encode())])
                 return
-        token = current_client.set(who)
+        token = current_client.set(Client(address, scope.setdefault("state", {})))
         try:
             await self.app(scope, receive, send)
         finally:

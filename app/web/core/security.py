@@ -84,13 +84,20 @@ def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
 # --- refusals -------------------------------------------------------------------------------
 async def refuse(scope: Scope, send: Send, status: int, title: str, message: str,
                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API, else a
+    """Answer ``status`` without calling the app: ``{"detail": ...}`` for the API and for the
+    board's script (``Accept: application/json``), the sentence alone as a fragment for htmx
+    (``HX-Request``: static/js/pyramid.js shows it where the page shows its notices), else a
     short page (no template: the app, and its error page, never ran). ``title`` and
     ``message`` are in the request's language (``LanguageMiddleware`` is outside the guards),
     and so is the page. ``headers`` are added to the answer's (a 429's Retry-After)."""
-    if is_api(scope):
+    asked = Headers(scope=scope)
+    if is_api(scope) or "application/json" in asked.get("accept", ""):
         body = json.dumps({"detail": message, "errors": []}).encode()
         content_type = b"application/json"
+    elif asked.get("hx-request") == "true":
+        body = (f'<p class="notice" role="alert" data-refusal="{status}">'
+                f"{html.escape(message)}</p>\n").encode()
+        content_type = b"text/html; charset=utf-8"
     else:
         language = i18n.current_language()
         body = (

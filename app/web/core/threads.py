@@ -8,6 +8,9 @@ every plain ``def`` dependency a hop of its own.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -16,6 +19,9 @@ from anyio.lowlevel import RunVar
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
+
+LOWEST_PRIORITY = 19
+"""The nice value of work that must never take the web's cores (searches, transfers)."""
 
 DATABASE_THREADS = 2
 """Worker threads that may run database work at once, per process. FastAPI's
@@ -78,3 +84,43 @@ async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
             session.close()
 
     return await in_thread(run)
+
+
+def lower_own_priority() -> None:
+    """Give the calling thread the lowest CPU priority (Linux: both are per thread).
+
+    ``SCHED_IDLE``: the thread runs only on a core nothing else wants, and a request's thread
+    that wakes takes the core from it at once; nice 19 alone still lets a search finish its
+    time slice first, a few milliseconds that showed in /healthz's p99 under a crowd
+    (bench/crowd.py, docs/crowds.md). Nice 19 stays as the fallback where the policy is
+    refused.
+    """
+    # Elsewhere than Linux the searches and transfers keep the normal priority.
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_PRIORITY)
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def at_lowest_priority(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` on a thread of its own at the lowest CPU priority
+    (``lower_own_priority``), this thread waiting for it: for a worker process's CPU work (a
+    transfer's parse, checks and replays, an export's writing), which then runs only on a
+    core no request wants. What holds a lock others wait for (a SQLite write) stays on the
+    caller's thread, at the normal priority, so no request ever waits on a starved writer."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        lower_own_priority()
+        try:
+            outcome.append((True, work(*args)))
+        except BaseException as exc:  # raised again in the caller
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="pyramid-lowest-priority")
+    thread.start()
+    thread.join()
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value

@@ -41,6 +41,7 @@ from app.store.imports import IMPORT_LIMIT, ExportClaim, claim_export
 from app.web.core.i18n import Counted, LazyProxy, _l, counted
 from app.web.core.numbers import format_number
 from app.web.core.refusals import refusal_sentence
+from app.web.core.threads import at_lowest_priority
 from app.web.views.statsview import iso
 
 STORE_PIECE = 200
@@ -140,6 +141,12 @@ def _records(url: str, player_id: str, replay_url: str) -> Iterator[dict[str, An
 
 
 def _to_temporary_file(write) -> ExportedFile:
+    """``write`` the file on a thread at the lowest CPU priority (it only reads the
+    database): an export takes no core a request wants."""
+    return at_lowest_priority(_written, write)
+
+
+def _written(write) -> ExportedFile:
     handle, path = tempfile.mkstemp(prefix="pyramid-export-")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -321,12 +328,20 @@ def owned_claim(header: dict[str, Any] | None, secret_key: str,
                        made_at if made_at.tzinfo else made_at.replace(tzinfo=UTC))
 
 
+def _checked(raw: bytes, secret_key: str, player_id: str) -> tuple[dict[str, Any] | None, list]:
+    """The export's own fields and its games, each replayed (``read_export``, ``prepare_game``)."""
+    header, games = read_export(raw, secret_key)
+    return header, [prepare_game(player_id, game) for game in games]
+
+
 def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> ImportDone:
-    """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing."""
+    """Check ``raw`` whole, then store its games in pieces; a refusal stores nothing. The
+    checks (parse, signature, every game replayed) run at the lowest CPU priority, on no core
+    a request wants; the pieces are stored at the normal one, as SQLite's one writer must
+    never wait for a starved thread."""
     try:
-        header, games = read_export(raw, secret_key)
+        header, prepared = at_lowest_priority(_checked, raw, secret_key, player_id)
         claim = owned_claim(header, secret_key, player_id)
-        prepared = [prepare_game(player_id, game) for game in games]
     except FileRefused as exc:
         return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:

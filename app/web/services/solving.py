@@ -24,7 +24,6 @@ needs, end their transaction, and write (a hint's count) in a fresh one after th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import os
 import threading
@@ -43,7 +42,7 @@ from app.store import LoadedGame
 from app.web.core import metrics
 from app.web.core.budget import current_client
 from app.web.core.i18n import gettext as _
-from app.web.core.threads import in_thread
+from app.web.core.threads import in_thread, lower_own_priority
 from app.web.services import actions, witness
 
 QUEUE_PER_THREAD = 8
@@ -58,7 +57,6 @@ POSITIONS_KEPT = 20_000
 """Solved positions kept per process (a key and a verdict, with a line when winnable)."""
 ENDED_KEPT = 512
 """Analyses of ended games kept per process."""
-LOWEST_PRIORITY = 19
 
 T = TypeVar("T")
 
@@ -213,22 +211,6 @@ def counted(work: Callable[..., Any], seconds: float, error: BaseException | Non
     kind = SEARCH_KINDS.get(name, name.strip("_"))
     metrics.solver_searches.labels(kind, "done" if error is None else "error").inc()
     metrics.solver_search_duration.labels(kind).observe(seconds)
-
-
-def lower_own_priority() -> None:
-    """Give the calling thread the lowest CPU priority (Linux: both are per thread).
-
-    ``SCHED_IDLE``: the thread runs only on a core nothing else wants, and a request's thread
-    that wakes takes the core from it at once; nice 19 alone still lets a search finish its
-    time slice first, a few milliseconds that showed in /healthz's p99 under a crowd
-    (bench/crowd.py, docs/crowds.md). Nice 19 stays as the fallback where the policy is
-    refused.
-    """
-    # Elsewhere than Linux the search threads keep the normal priority.
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_PRIORITY)
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 QUEUE_OF_SEARCHES = SolverQueue()

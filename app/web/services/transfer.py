@@ -128,9 +128,20 @@ class Transfers:
                 metrics.transfer_duration.labels(kind).observe(time.perf_counter() - began)
 
     def close(self) -> None:
+        """Stop the worker process with the web process. ``shutdown(wait=False)`` alone left
+        it behind: the pool's own thread, which tells it to stop, dies with the web process
+        first, and the worker went on with its job, then waited for the next one for ever
+        (bench/hostile.py found such orphans minutes after their server had stopped, one
+        still importing). A transfer cut off here is one whose client is gone with the
+        server: an import stores in pieces, each whole or not at all."""
         pool, self._pool = self._pool, None
         if pool is not None:
+            workers = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(timeout=5)
 
 
 class FileDownload(Response):

@@ -124,13 +124,26 @@ export class Remote {
     this.hintWaiting = false;
     const url = this.record.id ? this.record.urls.hint : this.record.start.hint;
     let answer;
+    let refused = null;
     try {
       const response = await fetch(url, { method: "POST", credentials: "same-origin",
         headers: { Accept: "application/json", "X-CSRF-Token": csrf(), ...languageHeaders() } });
-      if (!response.ok) throw new Error(String(response.status));
-      answer = await response.json();
+      if (response.status === 429) {
+        // Over the player's budget (app/web/core/budget.py): the server's sentence, in the page's
+        // language; a proxy's own 429 has none. The board plays on meanwhile.
+        refused = (await response.json().catch(() => null))?.detail
+          || say("failed", { status: response.status });
+      } else if (!response.ok) {
+        throw new Error(String(response.status));
+      } else {
+        answer = await response.json();
+      }
     } catch {
       this.say(say("needs_network_hint"));
+      return;
+    }
+    if (refused !== null) {
+      this.say(refused, true);
       return;
     }
     if (!this.record.id && answer.id) {
