@@ -15,8 +15,8 @@ asked ten times a second, in this process; the hostile clients run in a process 
 
 - ``quiet``: nobody else (the baseline);
 - ``crafted-import``: two clients post an 8 MB file of 2.7 million empty games, in a loop;
-- ``imports``: two clients import a valid, signed 8,000-game export into fresh players, in a
-  loop;
+- ``imports``: two clients import a valid, signed 8,000-game export in a loop, each time as a
+  fresh player with an export of its own (an export imports once, into its own player);
 - ``stalled-exports``: sixteen clients ask for an 8,000-game export and never read it, while
   one more downloads it in a loop;
 - ``flood``: forty clients, each a player of its own (its fresh cookie and one game), ask
@@ -70,11 +70,11 @@ from machine import in_loops, machine_speed, speed_line
 from app.engine import Deal, Game, play_greedy
 
 try:
-    from app.web.services.gamesfile import ExportSigner
-    SIGNS_BYTES = True
+    from app.web.services.gamesfile import ExportSigner, export_header
+    SIGNS_BYTES = OWNED = True
 except ImportError:  # a checkout from before issue 34, measured for comparison
-    from app.web.routes.devices import ExportSigner
-    SIGNS_BYTES = False
+    from app.web.devices import ExportSigner  # type: ignore[no-redef]
+    SIGNS_BYTES = OWNED = False
 
 SCENARIOS = ("quiet", "crafted-import", "imports", "stalled-exports", "flood", "flood-games")
 EXPORT_GAMES = 8_000
@@ -82,11 +82,10 @@ FLOOD_CLIENTS = 40
 FLOOD_PERIOD = 0.05
 
 
-def signed_export(secret_key: str, count: int) -> bytes:
-    """A valid export of ``count`` greedy games (200 deals, each played several times)."""
-    lines = []
+def export_games(count: int) -> list[tuple[bytes, dict]]:
+    """``count`` greedy games as an export's lines (200 deals, each played several times)."""
+    games = []
     played = {}
-    signer = ExportSigner(secret_key)
     began = datetime(2026, 1, 1, tzinfo=UTC)
     for number in range(count):
         deal = 1000 + number % 200
@@ -101,11 +100,40 @@ def signed_export(secret_key: str, count: int) -> bytes:
                   "moves": len(move_list.split()), "par": None, "hints": 0, "seconds": 90,
                   "score": None, "started_at": (finished - timedelta(seconds=90)).isoformat(),
                   "finished_at": finished.isoformat(), "move_list": move_list, "replay": ""}
-        line = json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+        games.append((json.dumps(record, sort_keys=True, separators=(",", ":")).encode(), record))
+    return games
+
+
+def signed_export(secret_key: str, games: list[tuple[bytes, dict]],
+                  player_id: str | None = None) -> bytes:
+    """A valid export of ``games`` by ``player_id`` (an export imports into its own player
+    only, once: each import needs one of its own)."""
+    signer = ExportSigner(secret_key)
+    head = b'{"display_name": null, '
+    if OWNED and player_id is not None:
+        header = export_header(secret_key, player_id)
+        signer.update(ExportSigner.canonical(header))
+        head += b'"export": ' + ExportSigner.canonical(header) + b", "
+    for line, record in games:
         signer.update(line if SIGNS_BYTES else record)
-        lines.append(line)
-    return (b'{"display_name": null, "games": [\n' + b",\n".join(lines) + b'\n], "signature": '
-            + json.dumps(signer.hexdigest()).encode() + b"}\n")
+    return (head + b'"games": [\n' + b",\n".join(line for line, _ in games)
+            + b'\n], "signature": ' + json.dumps(signer.hexdigest()).encode() + b"}\n")
+
+
+def player_of(client: httpx.Client, secret_key: str) -> str | None:
+    """The player id a client's cookie carries (the bench knows the server's key)."""
+    from itsdangerous import BadSignature, URLSafeSerializer
+
+    from app.web.core.player import SALT
+
+    serializer = URLSafeSerializer(secret_key, salt=SALT)
+    for value in client.cookies.values():
+        try:
+            claim = serializer.loads(value)
+        except BadSignature:
+            continue
+        return claim if isinstance(claim, str) else claim[0]
+    return None
 
 
 def crafted_import() -> bytes:
@@ -127,9 +155,11 @@ def csrf_client(base: str) -> httpx.Client:
     return client
 
 
-def import_loop(base: str, payload: bytes, until: float, counts) -> None:
+def import_loop(base: str, payload_for, until: float, counts) -> None:
+    """Import ``payload_for(client)`` as a fresh player each time, in a loop."""
     while time.monotonic() < until:
         client = csrf_client(base)  # a fresh player each time
+        payload = payload_for(client)
         began = time.monotonic()
         answer = client.post("/stats/import", files={"file": ("g.json", payload)},
                              follow_redirects=False)
@@ -278,16 +308,20 @@ def hostile(scenario: str, base: str, secret_key: str, duration: float, results,
         payload = crafted_import()
         for _ in range(2):
             threads.append(threading.Thread(target=import_loop,
-                                            args=(base, payload, until, results)))
+                                            args=(base, lambda _: payload, until, results)))
     elif scenario == "imports":
-        payload = signed_export(secret_key, EXPORT_GAMES)
+        games = export_games(EXPORT_GAMES)
+
+        def own_export(client: httpx.Client) -> bytes:
+            return signed_export(secret_key, games, player_of(client, secret_key))
+
         for _ in range(2):
             threads.append(threading.Thread(target=import_loop,
-                                            args=(base, payload, until, results)))
+                                            args=(base, own_export, until, results)))
     elif scenario == "stalled-exports":
         owner = csrf_client(base)
-        done = owner.post("/stats/import", files={
-            "file": ("g.json", signed_export(secret_key, EXPORT_GAMES))},
+        done = owner.post("/stats/import", files={"file": ("g.json", signed_export(
+            secret_key, export_games(EXPORT_GAMES), player_of(owner, secret_key)))},
             follow_redirects=False)
         results.append((done.status_code, 0.0))
         cookie = "; ".join(f"{k}={v}" for k, v in owner.cookies.items())

@@ -328,10 +328,12 @@ def owned_claim(header: dict[str, Any] | None, secret_key: str,
                        made_at if made_at.tzinfo else made_at.replace(tzinfo=UTC))
 
 
-def _checked(raw: bytes, secret_key: str, player_id: str) -> tuple[dict[str, Any] | None, list]:
-    """The export's own fields and its games, each replayed (``read_export``, ``prepare_game``)."""
+def _checked(raw: bytes, secret_key: str, player_id: str) -> tuple[ExportClaim, list]:
+    """The claim the export makes for this player (refused before any game is replayed: a
+    file of another player costs no replays), and its games, each replayed."""
     header, games = read_export(raw, secret_key)
-    return header, [prepare_game(player_id, game) for game in games]
+    claim = owned_claim(header, secret_key, player_id)
+    return claim, [prepare_game(player_id, game) for game in games]
 
 
 def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> ImportDone:
@@ -340,8 +342,7 @@ def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> Impor
     a request wants; the pieces are stored at the normal one, as SQLite's one writer must
     never wait for a starved thread."""
     try:
-        header, prepared = at_lowest_priority(_checked, raw, secret_key, player_id)
-        claim = owned_claim(header, secret_key, player_id)
+        claim, prepared = at_lowest_priority(_checked, raw, secret_key, player_id)
     except FileRefused as exc:
         return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:
