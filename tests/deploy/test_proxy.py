@@ -14,6 +14,7 @@ SQLite file both processes share."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -361,12 +362,13 @@ def test_an_import_of_a_megabyte_gets_through(up, tmp_path):
     more than about 110 games with 413. /stats/import takes the app's own limit (IMPORT_MAX_MB,
     8 MiB, the same variable for both): an export of 300 games, pretty-printed to over 1 MB
     (as an editor may save it), is imported whole."""
-    exported = json.loads(export_of_games(tmp_path, 300))
-    indent = 2
-    while len(pretty := json.dumps(exported, indent=indent).encode()) < 1_000_000:
-        indent *= 2
-    assert 1_000_000 <= len(pretty) < 8 * 1024 * 1024
     with browser(up.proxy) as (client, token):
+        # An export imports into its own player only: the browser's.
+        exported = json.loads(export_of_games(tmp_path, 300, player_of(client)))
+        indent = 2
+        while len(pretty := json.dumps(exported, indent=indent).encode()) < 1_000_000:
+            indent *= 2
+        assert 1_000_000 <= len(pretty) < 8 * 1024 * 1024
         answer = import_file(client, up.proxy.base, token, pretty)
     assert answer.status_code == 303, answer.text[:300]
     assert "imported=300" in answer.headers["location"]
@@ -397,8 +399,24 @@ def test_an_import_over_the_limit_gets_a_clear_page_whoever_refuses_it(up):
         assert "The file is over 8 MB." in answer.text
 
 
-def export_of_games(folder, count: int) -> bytes:
-    """A signed export (the app's own format and key) of ``count`` ended games."""
+def player_of(client: httpx.Client) -> str:
+    """The player id the site's cookie gives ``client``."""
+    from itsdangerous import URLSafeSerializer
+
+    from app.web.core.player import SALT
+    from tests.deploy.proxysite import SECRET
+
+    serializer = URLSafeSerializer(SECRET, salt=SALT)
+    for value in client.cookies.values():
+        with contextlib.suppress(Exception):
+            claim = serializer.loads(value)
+            return claim if isinstance(claim, str) else claim[0]
+    raise AssertionError("no player cookie")
+
+
+def export_of_games(folder, count: int, player_id: str) -> bytes:
+    """A signed export (the app's own format and key) of ``count`` ended games of
+    ``player_id``."""
     from app.engine import Deal, Game, Goal
     from app.store import Database, create_game, mark_abandoned, save_position
     from app.web.services.gamesfile import export_json
@@ -410,7 +428,7 @@ def export_of_games(folder, count: int) -> bytes:
     try:
         with database.session() as session:
             for number in range(1, count + 1):
-                record = create_game(session, "exporter", Deal.from_number(number),
+                record = create_game(session, player_id, Deal.from_number(number),
                                      Goal.STANDARD, 3)
                 game = Game(Deal.from_number(number), Goal.STANDARD, 3)
                 game.play(game.legal_moves[-1])
@@ -418,7 +436,7 @@ def export_of_games(folder, count: int) -> bytes:
                 mark_abandoned(session, record)
     finally:
         database.dispose()
-    done = export_json(url, "exporter", SECRET, "https://localhost/games/GAME-ID/replay")
+    done = export_json(url, player_id, SECRET, "https://localhost/games/GAME-ID/replay")
     try:
         with open(done.path, "rb") as file:
             return file.read()
