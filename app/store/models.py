@@ -227,9 +227,11 @@ class DeviceSession(Base):
 
 
 class GivenHint(Base):
-    """A move the solver gave as a hint in a game of a deal still in play for a shared result
+    """A move the solver gave as a hint, or showed as a move of a winning line (an analysis,
+    a replay's ``win_from``, a retry's better move), in a game of any deal
     (app/web/services/witness.py): the position it was given in (a hash of the deal, the rules
-    and the moves before it), the move, who asked and from which address (as the budget keys it)."""
+    and the cards left where they are), the move, who was shown it and from which address (as
+    the budget keys it), and the game it came from (null: written before 0011, a hint)."""
 
     __tablename__ = "given_hints"
 
@@ -239,6 +241,7 @@ class GivenHint(Base):
     address: Mapped[str] = mapped_column(String(64))
     player_id: Mapped[str] = mapped_column(String(64))
     given_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    game_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
 
     __table_args__ = (Index("ix_given_hints_position", "position", "move"),
                       Index("ix_given_hints_given_at", "given_at"))
