@@ -191,3 +191,32 @@ def test_a_not_ranked_win_does_not_beat_a_ranked_one():
     lost = Result("c", None, False, 30, 200, 400, 20, None)
     assert beats(known, sender) is False and beats(sender, known) is True
     assert rank_of(known) > rank_of(lost)  # still a win: a win beats no win
+
+
+def test_the_analysis_pages_better_move_is_written_down_for_its_viewer(app, client,
+                                                                       other_client):
+    # The page shows one move of a winning line (the better move): it is written down, for
+    # whoever looked, from the position it is played in; a retry's notice shows it to the
+    # game's own player, written down for them too.
+    from app.web.services.witness import line_pairs
+
+    from .test_analysis_api import find_lost_game, post_moves
+    number, moves, _ = find_lost_game()
+    game_id = client.post("/api/games", json={"deal": number}).json()["id"]
+    assert post_moves(client, game_id, moves)["status"] == "lost"
+    page = other_client.get(f"/games/{game_id}/analysis").text
+    lost_at = int(re.search(r'data-lost-at="(\d+)"', page).group(1))
+    with app.state.db.sessions() as session:
+        rows = session.execute(select(GivenHint.position, GivenHint.move,
+                                      GivenHint.game_id)).all()
+    assert len(rows) == 1 and rows[0].game_id == game_id
+    before = Game.replay(Deal.from_number(number), "standard", 3, moves[:lost_at - 1])
+    better = Move.from_text(rows[0].move)
+    assert (rows[0].position, rows[0].move) == line_pairs(before, [better])[0]
+    assert better in before.legal_moves
+    moved = client.post(f"/games/{game_id}/retry", data={"before": lost_at},
+                        follow_redirects=False)
+    assert moved.status_code == 303
+    with app.state.db.sessions() as session:
+        viewers = session.scalars(select(GivenHint.player_id)).all()
+    assert len(viewers) == 2 and len(set(viewers)) == 2  # the owner's, through the retry

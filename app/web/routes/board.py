@@ -102,8 +102,8 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     except solving.SolverBusy as exc:
         found, busy = None, str(exc)
     if found is not None:  # the better move it shows is written down (``witness``)
-        await in_thread(witness.note_analysis, session, player_id, loaded, found,
-                        solution=False)
+        await in_thread(lambda: witness.note_analysis(session, player_id, loaded, found,
+                                                      solution=False))
     context = {**analysis_context(loaded, found), "busy": busy,
                "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}
