@@ -112,9 +112,10 @@ class GameRecord(Base):
     # Such a result counts for its player; its time and score are never ranked.
     timed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # Whether the game's time and score are ranked against other players' (the deal's
-    # results, the daily's figures, the fastest win): false when not ``timed``, or when the
-    # game played a move another player from its address was given as a hint on the same deal
-    # of the day (app/web/services/witness.py). Its result still counts for its player.
+    # results, the daily's figures, the fastest win, a challenge): false when not ``timed``,
+    # or when a game answering a challenge or of a deal of the day in play played a move known
+    # beforehand, a hint or a winning line shown outside it to its player or at its address
+    # (app/web/services/witness.py). Its result still counts for its player.
     ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
