@@ -15,7 +15,15 @@
 It reads the package's data files and the engine, never the web or the database.
 """
 
-from .daily import DAYS_TOLD_AHEAD, daily_deal, daily_deals_in_play, in_play, today_utc
+from .daily import (
+    DAYS_TOLD_AHEAD,
+    daily_deal,
+    daily_deals_in_play,
+    in_play,
+    ranks_in_play,
+    ranks_of,
+    today_utc,
+)
 from .dealfacts import (
     DealFacts,
     DifficultyData,
@@ -59,6 +67,8 @@ __all__ = [
     "odds_rows",
     "parse_difficulty",
     "random_winnable",
+    "ranks_in_play",
+    "ranks_of",
     "solve_range",
     "today_utc",
     "verdicts",

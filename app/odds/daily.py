@@ -62,7 +62,8 @@ def ranks_of(deal: Deal) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4)
-def _in_play_on(day: date) -> frozenset[tuple[int, ...]]:
+def ranks_in_play(day: date) -> frozenset[tuple[int, ...]]:
+    """The ranks (``ranks_of``) of every deal ``in_play`` on ``day``."""
     first, last = day - timedelta(days=1), day + timedelta(days=DAYS_TOLD_AHEAD)
     return frozenset(
         ranks_of(Deal.from_number(daily_deal(first + timedelta(days=k), variant)))
@@ -74,7 +75,7 @@ def in_play(deal: Deal, day: date) -> bool:
     under some rule set: a deal of the day from yesterday's (a game begun offline then still
     counts as yesterday's) to the last one told ahead. Its solver's line is nobody's to see
     until then (docs/players.md)."""
-    return ranks_of(deal) in _in_play_on(day)
+    return ranks_of(deal) in ranks_in_play(day)
 
 
 def daily_deals_in_play(day: date) -> frozenset[int]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app import odds
@@ -27,7 +27,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.params import DealNumber, PassesValue
 from app.web.core.threads import in_one_hop
-from app.web.services import solving
+from app.web.services import solving, spoilers
 from app.web.views.oddsview import comparison_view, difficulty_lines, odds_chart, odds_line
 from app.web.views.templating import templates
 
@@ -107,14 +107,16 @@ def line_files(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/odds/lines/{key}.txt.gz", include_in_schema=False, name="winning_lines")
 def winning_lines(key: str) -> Response:
-    """A rule set's winnable deals with a winning line each (gzipped text, one line a deal)."""
+    """A rule set's winnable deals with a winning line each (gzipped text, one line a deal),
+    but for the deals still in play for a day's result (``spoilers``)."""
     if key not in {v.key for v in VARIANTS}:
         raise PageError(404, _("No such rules"), _("%(key)s is not a rule set.", key=repr(key)))
     path = LINES_DIR / f"{key}.txt.gz"
     if not path.exists():
         raise PageError(404, _("Not made yet"), _("These winning lines have not been made yet."))
-    return FileResponse(path, media_type="application/gzip", filename=f"pyramid-{key}.txt.gz",
-                        headers={"Cache-Control": "public, max-age=86400"})
+    return Response(spoilers.public_lines(path), media_type="application/gzip",
+                    headers={"Cache-Control": "public, max-age=3600",
+                             "Content-Disposition": f'attachment; filename="pyramid-{key}.txt.gz"'})
 
 
 @router.get("/odds", response_class=HTMLResponse, include_in_schema=False, name="odds")

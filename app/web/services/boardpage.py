@@ -16,9 +16,8 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
 from app.engine import Card, Move, Op
-from app.odds import today_utc
 from app.store import GameConflict, LoadedGame, elapsed_seconds
-from app.web.core import notice
+from app.web.core import notice, utcday
 from app.web.core.htmx import is_htmx, see_other, wants_json
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
@@ -111,7 +110,7 @@ def again_urls(request: Request, record) -> dict[str, str | None]:
     if record.deal_number is None:
         return {"again": None, "again_hint": None, "again_page": None}
     rules = rules_query(record.variant)
-    if record.daily is not None and record.daily == today_utc():
+    if record.daily is not None and record.daily == utcday.today().date():
         day = {**rules, "day": record.daily.isoformat()}
         return {"again": path_for(request, "daily_play", query=day),
                 "again_hint": path_for(request, "daily_hint", query=day),
