@@ -42,7 +42,7 @@ from .games import (
     set_game_par,
     won_daily,
 )
-from .hints import hints_given_to_others, note_given_hint
+from .hints import moves_known_elsewhere, note_given_hint, note_shown_line
 from .imports import Imported, ImportRefused, prepare_game, store_games
 from .players import (
     Choice,
@@ -129,7 +129,6 @@ __all__ = [
     "game_by_input",
     "get_game",
     "get_verdict",
-    "hints_given_to_others",
     "history",
     "history_size",
     "hold_games_in_progress",
@@ -142,8 +141,10 @@ __all__ = [
     "make_link",
     "mark_abandoned",
     "month_results",
+    "moves_known_elsewhere",
     "moves_of",
     "note_given_hint",
+    "note_shown_line",
     "page_facts",
     "pause_game",
     "preferences_of",

@@ -112,9 +112,10 @@ class GameRecord(Base):
     # Such a result counts for its player; its time and score are never ranked.
     timed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # Whether the game's time and score are ranked against other players' (the deal's
-    # results, the daily's figures, the fastest win): false when not ``timed``, or when the
-    # game played a move another player from its address was given as a hint on the same deal
-    # of the day (app/web/services/witness.py). Its result still counts for its player.
+    # results, the daily's figures, the fastest win, a challenge): false when not ``timed``,
+    # or when a game answering a challenge or of a deal of the day in play played a move known
+    # beforehand, a hint or a winning line shown outside it to its player or at its address
+    # (app/web/services/witness.py). Its result still counts for its player.
     ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -227,9 +228,11 @@ class DeviceSession(Base):
 
 
 class GivenHint(Base):
-    """A move the solver gave as a hint in a game of a deal still in play for a shared result
+    """A move the solver gave as a hint, or showed as a move of a winning line (an analysis,
+    a replay's ``win_from``, a retry's better move), in a game of any deal
     (app/web/services/witness.py): the position it was given in (a hash of the deal, the rules
-    and the moves before it), the move, who asked and from which address (as the budget keys it)."""
+    and the cards left where they are), the move, who was shown it and from which address (as
+    the budget keys it), and the game it came from (null: written before 0011, a hint)."""
 
     __tablename__ = "given_hints"
 
@@ -239,6 +242,7 @@ class GivenHint(Base):
     address: Mapped[str] = mapped_column(String(64))
     player_id: Mapped[str] = mapped_column(String(64))
     given_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    game_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
 
     __table_args__ = (Index("ix_given_hints_position", "position", "move"),
                       Index("ix_given_hints_given_at", "given_at"))

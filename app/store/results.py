@@ -37,6 +37,9 @@ class Result:
     score: int | None
     cleared: int
     finished_at: datetime | None
+    ranked: bool = True
+    """False for a game whose time and score are not ranked (``games.ranked``: not timed by
+    the server, or it played moves known beforehand): its time and score are None."""
 
 
 @dataclass(slots=True)
@@ -75,7 +78,7 @@ def deal_results(session: Session, number: int, variant: Variant,
         named = (
             select(G.id, Player.display_name, G.status, G.move_count,
                    case((ranked, G.seconds)), case((ranked, G.score)), G.cleared,
-                   G.finished_at)
+                   G.finished_at, G.ranked)
             .join(Player, and_(Player.id == G.player_id, Player.listed.is_(True),
                                Player.display_name.is_not(None)))
             .where(_counted_on(number, variant))
@@ -83,13 +86,14 @@ def deal_results(session: Session, number: int, variant: Variant,
                       case((ranked, 0), else_=1), G.seconds, G.finished_at)
             .limit(limit * 4))
         seen: set[str] = set()
-        for game_id, name, status, moves, seconds, score, cleared, finished in session.execute(
-                named):
+        for game_id, name, status, moves, seconds, score, cleared, finished, is_ranked in \
+                session.execute(named):
             if name in seen:  # one row a player: their best
                 continue
             seen.add(name)
             results.listed.append(Result(game_id, name, status == GameStatus.WON, moves,
-                                         seconds, score, cleared, finished))
+                                         seconds, score, cleared, finished,
+                                         ranked=is_ranked is not False))
             if len(results.listed) == limit:
                 break
     return results
@@ -101,7 +105,7 @@ def result_of(session: Session, record: GameRecord) -> Result:
     ranked = record.ranked is not False  # an unranked game's time and score are not shown
     return Result(record.id, name, record.status == GameStatus.WON, record.move_count,
                   record.seconds if ranked else None, record.score if ranked else None,
-                  record.cleared, record.finished_at)
+                  record.cleared, record.finished_at, ranked=ranked)
 
 
 def challenged_game(session: Session, key: str) -> GameRecord | None:
@@ -141,24 +145,26 @@ def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
     rows = session.execute(
         select(G.player_id, G.id, Player.display_name, G.status, G.move_count,
                case((G.ranked.is_(True), G.seconds)), case((G.ranked.is_(True), G.score)),
-               G.cleared, G.finished_at)
+               G.cleared, G.finished_at, G.ranked)
         .outerjoin(Player, Player.id == G.player_id)
         .where(answered).order_by(G.finished_at.desc(), G.id).limit(limit * 4))
     best: dict[str, tuple[int, Result]] = {}  # a player's best row, and its place (newest 0)
     for place, (player_id, game_id, name, status, moves, seconds, score, cleared,
-                finished) in enumerate(rows):
+                finished, ranked) in enumerate(rows):
         shown = name if name and claimed.get(_name_key(name)) == player_id else None
         result = Result(game_id, shown, status == GameStatus.WON, moves, seconds, score,
-                        cleared, finished)
+                        cleared, finished, ranked=ranked is not False)
         if player_id not in best or rank_of(result) > rank_of(best[player_id][1]):
             best[player_id] = (place, result)
     return [result for _, result in sorted(best.values(), key=lambda kept: kept[0])][:limit]
 
 
 def rank_of(result: Result) -> tuple:
-    """Better is bigger: a win, then fewer moves (or more cards cleared), then less time (a
-    time not ranked is no time: after every ranked one)."""
-    return (result.won, -result.moves if result.won else result.cleared,
+    """Better is bigger: a win; then a ranked result before one not ranked (whose moves
+    may have been known beforehand: it never beats a ranked win, or a ranked loss when it
+    lost too); then fewer moves (or more cards cleared); then less time (a time not ranked
+    is no time: after every ranked one)."""
+    return (result.won, result.ranked, -result.moves if result.won else result.cleared,
             -(result.seconds if result.seconds is not None else UNRANKED_SECONDS))
 
 

@@ -49,7 +49,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.refusals import refusal_sentence
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.core.words import engine_sentence
-from app.web.services import actions, results, solving, spoilers
+from app.web.services import actions, results, solving, spoilers, witness
 from app.web.views.apimodels import (
     AnalysisOut,
     GameState,
@@ -276,6 +276,9 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
         found = await solving.where_it_went_wrong(session, loaded, player_id)
     except solving.SolverBusy as exc:
         raise too_busy(exc) from None
+    # The line shown is written down: a challenge's answer (or a daily) that plays it counts
+    # it as hints (``witness``).
+    await in_thread(witness.note_analysis, session, player_id, loaded, found)
     return AnalysisOut(
         winnable_at_start=found.winnable_at_start, lost_at=found.lost_at,
         better_move=found.better_move.to_dict() if found.better_move else None,

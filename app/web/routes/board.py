@@ -28,8 +28,8 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
-from app.web.core.threads import in_one_hop
-from app.web.services import actions, results, solving, spoilers
+from app.web.core.threads import in_one_hop, in_thread
+from app.web.services import actions, results, solving, spoilers, witness
 from app.web.services.boardinput import BoardInput, BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, render_board
 from app.web.views.templating import templates
@@ -101,6 +101,9 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
         found, busy = None, str(exc)
+    if found is not None:  # the better move it shows is written down (``witness``)
+        await in_thread(lambda: witness.note_analysis(session, player_id, loaded, found,
+                                                      solution=False))
     context = {**analysis_context(loaded, found), "busy": busy,
                "mine": record.player_id == player_id}
     blocks = {"block_name": "analysis"} if is_htmx(request) else {}

@@ -40,7 +40,7 @@ from app.web.core.params import DealNumber
 from app.web.core.preferences import DIFFICULTY_CHOICES
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.routes import homeform, preferences_page
-from app.web.services import actions, results, solving, spoilers, starting
+from app.web.services import actions, results, solving, spoilers, starting, witness
 from app.web.services.boardinput import BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, BoardUrls
 from app.web.services.results import ChallengeQuery
@@ -251,7 +251,8 @@ def start_retry(request: Request, session, player_id: str, loaded, before: int,
                                          number=before))
     fresh = actions.retry(session, loaded, player_id, before)
     response = see_other(path_for(request, "board", game_id=fresh.id))
-    if better is not None:
+    if better is not None:  # shown: written down (``witness``)
+        witness.note_better_move(session, player_id, loaded, before, better)
         notice.put(request, response, fresh.id, Notice(
             back_before(better, before),
             hinted=tuple(card.name for card in better.cards),

@@ -27,7 +27,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
 from app.web.core.words import engine_sentence
-from app.web.services import solving, spoilers
+from app.web.services import solving, spoilers, witness
 from app.web.views.templating import templates
 from app.web.views.view import board_context, described_steps, format_duration
 
@@ -55,6 +55,12 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     lost_at, game = None, loaded.game
     if win_from is not None:
         game = with_winning_line(request, player_id, game, win_from)
+        # The line shown is written down: a challenge's answer (or a daily) that plays it
+        # counts it as hints (``witness``); a page seen again writes nothing.
+        start = game.copy()
+        while len(start.moves) > win_from:
+            start.undo()
+        witness.note_line(session, player_id, loaded.record.id, start, game.moves[win_from:])
     elif loaded.record.status is GameStatus.LOST and not private:  # the losing move: a clue
         # Without the mark rather than not at all when the solver is busy.
         found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)

@@ -285,8 +285,8 @@ async def advise(session: Session, loaded: LoadedGame,
 
 
 def _note_hint(session: Session, loaded: LoadedGame, move) -> None:
-    """A hint given on a deal still in play for a shared result is written down, so that a
-    game that plays it for another player counts it (``witness``)."""
+    """A hint given (on any deal) is written down, so that another game whose result others
+    see (a challenge's answer, a daily in play) that plays it counts it (``witness``)."""
     witness.note_hint(session, loaded.record, loaded.game, move)
     session.commit()
 

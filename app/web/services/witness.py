@@ -1,24 +1,33 @@
-"""Hints used through another player are counted in the game they are used in (issue 34, item 6).
+"""Moves known before they are played count as hints in a game whose result others see
+(issue 34, item 6).
 
-The finding: a throwaway player (a fresh cookie, or a second browser) starts the deal of the day,
-replays the real game's moves and asks for hints; the real game plays them and wins with 0
-hints, its time and score ranked. Hints are kept private to nobody (a hint is the asker's own),
-so what is counted is their use:
+The findings: a throwaway player (a fresh cookie, or a second browser) starts the deal of the
+day, replays the real game's moves and asks for hints; the real game plays them and wins with
+0 hints, its time and score ranked. A challenge is a shared result too, on any deal at any
+date: a throwaway game of the challenged deal, ended, gives its analysis (the solver's whole
+line), a replay's ``win_from`` line or hints, and the answer plays them and beats the sender
+with 0 hints. Neither hints nor analyses are kept from anyone (a hint is the asker's own; an
+analysis of a deal not in play is anyone's), so what is counted is their use:
 
-- When the solver answers a hint in a game of a deal still in play for a shared result
-  (``spoilers.kept_private``: a deal of the day from yesterday's to the last one told ahead),
-  the answer is written down (``given_hints``): the position (deal, rules, cards left, stock,
-  waste and pass: any order of moves that reaches it), the move, who asked, and a hash of the
-  address they asked from, the address the budget keys a client by (``budget.current_client``).
-- When a game of such a deal plays, from such a position, the very move a *different* player
-  was given there from the *same* address, the game counts one more hint and is no longer
-  ranked (``games.ranked``): it counts for its player, its time and score are not compared
-  with others'. The player's own hints are counted as they are asked, as ever.
+- **Written down, on any deal:** every hint the solver gives (``note_hint``), and every move
+  of a winning line shown (``note_line``: an analysis's solution and better move, a replay's
+  ``win_from`` line, a retry's better move), each with the position it is played from
+  (deal, rules, cards left, stock, waste and pass: any order of moves that reaches it), who
+  was shown it, a hash of the address they asked from (the address the budget keys a client
+  by: ``budget.current_client``) and the game it came from (``given_hints``, kept
+  ``KEPT_DAYS``).
+- **Watched:** a game whose result others see: one answering a challenge (``games.challenge``)
+  or of a deal still in play for a day's result (``spoilers.kept_private``). When it plays,
+  from such a position, a move written down there from *another game*, for *its player*
+  (from anywhere) or for *anyone at the same address*, it counts one more hint for each such
+  move and is no longer ranked (``games.ranked``): it counts for its player, its time and
+  score are not compared with others'. Hints asked in the game itself count as they are
+  asked, as ever.
 
-Why the same address: a player's own cookie says nothing about who sits behind another cookie,
-and two players who share a deal of the day's line from two networks cannot be told from two
-players who found it. The same address is what a throwaway cookie cannot shed (the budget keys
-it the same way). docs/players.md says what this catches and what it cannot.
+Why the same address for other players: a player's own cookie says nothing about who sits
+behind another cookie, and two players who share a line from two networks cannot be told from
+two players who found it. The same address is what a throwaway cookie cannot shed (the budget
+keys it the same way). docs/players.md says what this catches and what it cannot.
 """
 
 from __future__ import annotations
@@ -30,14 +39,14 @@ from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import Game, Move
-from app.store import GameRecord, hints_given_to_others, note_given_hint
+from app.store import GameRecord, moves_known_elsewhere, note_given_hint, note_shown_line
 from app.store.models import utcnow
 from app.web.core.budget import current_client
 from app.web.services import spoilers
 
 KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
-"""How long a hint given is kept: a deal is in play from the day it is told ahead to the day
-after its own (``odds.in_play``); after that no game of it is watched."""
+"""How long a move given or shown is kept: a deal is in play from the day it is told ahead to
+the day after its own (``odds.in_play``); a challenge is answered, most often, within days."""
 
 
 def position_key(game: Game) -> str:
@@ -61,29 +70,63 @@ def address_key() -> str | None:
     return hashlib.sha256(b"pyramid.address:" + client.address.encode()).hexdigest()[:64]
 
 
-def _watched(game: Game) -> bool:
-    return spoilers.kept_private(game)
+def watched(record: GameRecord, game: Game) -> bool:
+    """Whether ``record``'s result is one others see: it answers a challenge, or its deal is
+    still in play for a day's result."""
+    return bool(record.challenge) or spoilers.kept_private(game)
+
+
+def _window() -> tuple:
+    now = utcnow()
+    return now, now - timedelta(days=KEPT_DAYS)
 
 
 def note_hint(session: Session, record: GameRecord, game: Game, move: Move | None) -> None:
-    """Write down a hint the solver gave in ``game`` (before it is played), when its deal is
-    still in play for a shared result. The caller commits."""
+    """Write down a hint the solver gave in ``game`` (before it is played), on any deal. The
+    caller commits."""
     address = address_key()
-    if move is None or address is None or not _watched(game):
+    if move is None or address is None:
         return
-    now = utcnow()
+    now, forget_before = _window()
     note_given_hint(session, position=position_key(game), move=move.to_text(), address=address,
-                    player_id=record.player_id, now=now,
-                    forget_before=now - timedelta(days=KEPT_DAYS))
+                    player_id=record.player_id, game_id=record.id, now=now,
+                    forget_before=forget_before)
+
+
+def line_pairs(position: Game, line) -> list[tuple[str, str]]:
+    """Each move of ``line`` with the position it is played from, ``position`` first."""
+    walked = position.copy()
+    pairs: list[tuple[str, str]] = []
+    for move in line:
+        pairs.append((position_key(walked), move.to_text()))
+        walked.play(move)
+    return pairs
+
+
+def note_line(session: Session, player_id: str, game_id: str, position: Game, line) -> int:
+    """Write down a winning line (or one move of one) shown to ``player_id`` from game
+    ``game_id``'s analysis or replay, from ``position`` on: one row a move, at most one write.
+    A GET that shows a line writes here: a log of what was shown, no game's state. Returns how
+    many rows were written; commits them."""
+    address = address_key()
+    line = list(line or ())
+    if address is None or not line:
+        return 0
+    now, forget_before = _window()
+    written = note_shown_line(session, line_pairs(position, line), address=address,
+                              player_id=player_id, game_id=game_id, now=now,
+                              forget_before=forget_before)
+    session.commit()
+    return written
 
 
 def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> int:
     """Before ``game`` (``record``'s position after new moves) is saved: the moves it plays
-    beyond what ``record`` holds that another player from this address was given as hints in
-    the same position; each counts as a hint of this game, and makes it not ranked. Returns
-    how many."""
+    beyond what ``record`` holds that were given or shown outside it (``moves_known_elsewhere``)
+    in the same position, when its result is one others see (``watched``); each counts as a
+    hint of this game, and makes it not ranked. Returns how many."""
     address = address_key()
-    if address is None or not game.moves or not _watched(game):
+    if address is None or not game.moves or not watched(record, game):
         return 0
     stored = record.moves.split() if record.moves else []
     texts = [move.to_text() for move in game.moves]
@@ -93,14 +136,34 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     if common == len(texts):
         return 0
     position = Game.replay(game.deal, game.goal, game.passes, list(game.moves[:common]))
-    asked: list[tuple[str, str]] = []
-    for move in game.moves[common:]:
-        asked.append((position_key(position), move.to_text()))
-        position.play(move)
-    given = hints_given_to_others(session, [key for key, _ in asked], address,
-                                  record.player_id)
-    borrowed = sum(1 for pair in asked if pair in given)
+    asked = line_pairs(position, game.moves[common:])
+    known = moves_known_elsewhere(session, asked, address=address, player_id=record.player_id,
+                                  game_id=record.id)
+    borrowed = sum(1 for pair in asked if pair in known)
     if borrowed:
         record.hints_used = (record.hints_used or 0) + borrowed
         record.ranked = False
     return borrowed
+
+
+def note_better_move(session: Session, player_id: str, loaded, lost_at: int | None,
+                     better: Move | None) -> int:
+    """The move that would have kept the win, shown (an analysis, a retry's notice) from the
+    position before move ``lost_at`` of ``loaded``'s game."""
+    if better is None or not lost_at:
+        return 0
+    game = loaded.game
+    position = Game.replay(game.deal, game.goal, game.passes, list(game.moves[:lost_at - 1]))
+    return note_line(session, player_id, loaded.record.id, position, [better])
+
+
+def note_analysis(session: Session, player_id: str, loaded, found, *,
+                  solution: bool = True) -> int:
+    """What an analysis showed ``player_id``: its winning line from the deal (the API's
+    ``solution``, unless ``solution`` is false: the page shows none) and its better move."""
+    written = note_better_move(session, player_id, loaded, found.lost_at, found.better_move)
+    if solution and found.solution:
+        game = loaded.game
+        written += note_line(session, player_id, loaded.record.id,
+                             Game(game.deal, game.goal, game.passes), found.solution)
+    return written
