@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import odds
-from app.engine import Deal, Game, GameStatus, IllegalMove, Move, Variant, game_over
+from app.engine import Card, Deal, Game, GameStatus, IllegalMove, Move, Variant, game_over
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -120,6 +120,11 @@ class BatchRefused(IllegalMove):
     def __init__(self, number: int, step: Step, why: str) -> None:
         super().__init__(why)
         self.number, self.step, self.why = number, step, why
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The refused step's cards, which the board shakes (none for an action or undo)."""
+        return self.step.cards if isinstance(self.step, Move) else ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,8 +108,7 @@ def said_of(done: actions.Applied, game: Game) -> Notice:
 
 def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
     """A batch the engine refused at one step: which, why, and that none of it was played."""
-    cards = exc.step.cards if isinstance(exc.step, Move) else ()
-    told = refusal(exc.why, cards)
+    told = refusal(exc.why, exc.cards)
     # TRANSLATORS: %(why)s is why the engine refused the step, a sentence.
     return Notice(_("%(why)s (Step %(number)s of %(steps)s; none of them was played.)",
                     why=told.message, number=exc.number, steps=asked),
@@ -237,8 +236,7 @@ def refused(request: Request, loaded: LoadedGame, player_id: str, exc: actions.B
     """A step the engine refused, nothing played: a click's refusal is words on the board
     (its cards shake); a batch's is 422, the two engines having disagreed (logged)."""
     if not read.batch:
-        cards = exc.step.cards if isinstance(exc.step, Move) else ()
-        return answer(request, loaded, player_id, refusal(exc.why, cards))
+        return answer(request, loaded, player_id, refusal(exc.why, exc.cards))
     if wants_json(request):
         log.error("The page's engine and the server's disagree: game %s, step %d (%s): %s",
                   loaded.record.id, exc.number, exc.step, exc.why)

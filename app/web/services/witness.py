@@ -33,7 +33,7 @@ keys it the same way). docs/players.md says what this catches and what it cannot
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -76,7 +76,8 @@ def watched(record: GameRecord, game: Game) -> bool:
     return bool(record.challenge) or spoilers.kept_private(game)
 
 
-def _window() -> tuple:
+def _window() -> tuple[datetime, datetime]:
+    """Now, and the time before which written-down moves are forgotten."""
     now = utcnow()
     return now, now - timedelta(days=KEPT_DAYS)
 
