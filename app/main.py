@@ -58,10 +58,11 @@ from app.web.routes import (
     offline,
     pages,
     preferences_page,
+    races,
     replay,
     stats,
 )
-from app.web.services import gamesfile
+from app.web.services import broadcast, gamesfile, racing
 from app.web.services.transfer import Transfers
 from app.web.views import handlers
 from app.web.views.firstpaint import FirstPaint
@@ -192,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     health_check = HealthCheck(database)
     transfers = Transfers()
     metrics.POOL.watch(database.engine)
+    hub = broadcast.install(database, settings, racing.tick)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -205,7 +207,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         sampling = metrics.sample_pool_now_and_then()
+        await hub.start()
         yield
+        await hub.stop()
         sampling.cancel()
         metrics.process_ended()
         sys.setswitchinterval(switch_interval)
@@ -256,6 +260,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The API first: routes are tried in order, and the moves and reads under load are the
     # API's (no page path starts with /api/, so the order changes no answer).
     app.include_router(api.router)
+    app.include_router(races.api_router)
+    app.include_router(races.stream_router)
     app.include_router(pages.router)
     app.include_router(daily.router)
     app.include_router(board.router)
@@ -266,6 +272,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(devices.router)
     app.include_router(preferences_page.router)
     app.include_router(offline.router)
+    app.include_router(races.router)
     errors.document(app)
 
     page = docs_page("Pyramid API", app.openapi_url or "/openapi.json")

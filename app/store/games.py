@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select, text, update
+from sqlalchemy import or_, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -164,10 +164,12 @@ def won_daily(session: Session, player_id: str, day: date, goal: Goal | str,
 
 
 def latest_unfinished(session: Session, player_id: str) -> GameRecord | None:
-    """The player's most recently touched game that is still being played."""
+    """The player's most recently touched game that is still being played (not a race's
+    game whose clock starts later: its deal is no one's to see before)."""
     query = (
         select(GameRecord)
-        .where(GameRecord.player_id == player_id, GameRecord.status == GameStatus.PLAYING)
+        .where(GameRecord.player_id == player_id, GameRecord.status == GameStatus.PLAYING,
+               or_(GameRecord.started_at.is_(None), GameRecord.started_at <= utcnow()))
         .order_by(GameRecord.updated_at.desc())
         .limit(1)
     )

@@ -11,11 +11,13 @@ from sqlalchemy import (
     Date,
     DateTime,
     Enum,
+    ForeignKey,
     Index,
     Integer,
     SmallInteger,
     String,
     Text,
+    UniqueConstraint,
     false,
     true,
 )
@@ -117,6 +119,8 @@ class GameRecord(Base):
     # beforehand, a hint or a winning line shown outside it to its player or at its address
     # (app/web/services/witness.py). Its result still counts for its player.
     ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The race this game is played in (app/store/races.py; NULL for any other game).
+    race: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -275,3 +279,72 @@ class DealVerdict(Base):
     nodes: Mapped[int] = mapped_column(BigInteger)
     par: Mapped[int | None] = mapped_column(SmallInteger)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Race(Base):
+    """Friends racing on one deal (app/store/races.py): found by its unguessable key."""
+
+    __tablename__ = "races"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    goal: Mapped[str] = mapped_column(String(16))
+    passes: Mapped[int] = mapped_column(SmallInteger)
+    # Shown to nobody before the start (nor in any event or log line).
+    deal_number: Mapped[str] = mapped_column(String(20))
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    creator: Mapped[str] = mapped_column(String(64))
+    # waiting, countdown, running, finished (a countdown that ended is running, a race past
+    # its end finished, whether or not the row says so yet: app/web/services/racing.py).
+    status: Mapped[str] = mapped_column(String(16), server_default="waiting")
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    limit_seconds: Mapped[int] = mapped_column(Integer, server_default="900")
+    # Counters taken by UPDATE ... RETURNING: the racers joined, the last event's id.
+    racers: Mapped[int] = mapped_column(SmallInteger, server_default="0")
+    events: Mapped[int] = mapped_column(Integer, server_default="0")
+    # The race "Rematch" made from this one (one per race, however many clicks).
+    rematch: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("status IN ('waiting', 'countdown', 'running', 'finished')",
+                        name="races_status"),
+        CheckConstraint("racers BETWEEN 0 AND 8", name="races_racers"),
+        Index("ix_races_status", "status", "ends_at"),
+        Index("ix_races_deal", "deal_number", "status"),
+    )
+
+
+class Racer(Base):
+    """A player in a race, in the order they joined, and their game (its id reserved at the
+    join; the game itself made at the start, so nothing shows the deal before)."""
+
+    __tablename__ = "racers"
+
+    race_key: Mapped[str] = mapped_column(String(32), ForeignKey("races.key",
+                                                                 ondelete="CASCADE"),
+                                          primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    number: Mapped[int] = mapped_column(SmallInteger)
+    game_id: Mapped[str] = mapped_column(String(24))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("race_key", "number", name="uq_racers_number"),
+        UniqueConstraint("game_id", name="uq_racers_game"),
+        Index("ix_racers_player", "player_id", "joined_at"),
+    )
+
+
+class RaceEvent(Base):
+    """What a race's live streams send, numbered per race (1, 2, 3 ...): a stream replays
+    the events after its ``Last-Event-ID`` from here, whichever process wrote them."""
+
+    __tablename__ = "race_events"
+
+    race_key: Mapped[str] = mapped_column(String(32), ForeignKey("races.key",
+                                                                 ondelete="CASCADE"),
+                                          primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    payload: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

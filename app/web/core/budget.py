@@ -65,6 +65,10 @@ COSTS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ("POST", r"/daily/again", "game"),
         ("POST", rf"/games/{GAME}/restart", "game"),
         ("POST", rf"/games/{GAME}/retry", "game"),
+        ("POST", r"/api/races", "game"),
+        ("POST", r"/races", "game"),
+        ("POST", rf"/api/races/{GAME}/(join|rematch)", "game"),
+        ("POST", rf"/races/{GAME}/(join|rematch)", "game"),
         ("POST", r"/stats/import", "transfer"),
         ("GET", r"/stats/export\.(csv|json)", "transfer"),
     ))

@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 
 from app.settings import Settings
 from app.store import LoadedGame, load
+from app.store.clock import as_utc
+from app.store.models import utcnow
 from app.web.core.errors import PageError
 from app.web.core.i18n import gettext as _
 from app.web.core.scope import is_api
@@ -78,6 +80,12 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
             raise HTTPException(404, _("no game %(game)s", game=repr(game_id)))
         raise PageError(404, _("No such game"),
                         _("This game does not exist. Start a new one from the home page."))
+    started = loaded.record.started_at
+    if started is not None and as_utc(started) > utcnow():  # a race's game, in its countdown
+        message = _("This race has not started yet: its game opens when the countdown ends.")
+        if is_api(request.scope):
+            raise HTTPException(409, message)
+        raise PageError(409, _("Not started yet"), message)
     return loaded
 
 

@@ -27,7 +27,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
 from app.web.core.words import engine_sentence
-from app.web.services import solving, spoilers, witness
+from app.web.services import racing, solving, spoilers, witness
 from app.web.views.templating import templates
 from app.web.views.view import board_context, described_steps, format_duration
 
@@ -45,6 +45,8 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     the deal can still be played for a day's result, the moves only: no winning line (403), no
     losing move marked (``spoilers``)."""
     loaded = ended_game(request, session, game_id, player_id)
+    if racing.in_race(loaded.game.deal.number):  # no one copies a line mid-race
+        raise PageError(403, racing.raced_title(), racing.why_raced())
     private = spoilers.kept_private(loaded.game)
     if private and win_from is not None:
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),

@@ -44,7 +44,7 @@ from app.store import (
 from app.web.core import metrics
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
-from app.web.services import witness
+from app.web.services import racing, witness
 
 ATTEMPTS = 3
 """Starting a game holds the player's games in progress first (``hold_games_in_progress``), so
@@ -98,12 +98,14 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None,  # a won deal's par, known already
                       untimed_elapsed=untimed_elapsed)
+        noted = racing.note_move(session, loaded.record)  # a race's event, in this commit
         session.commit()
     except GameConflict as exc:
         session.rollback()
         if expected_version is not None:
             raise VersionMismatch() from exc
         raise
+    racing.announce(noted)
     if game.status in (GameStatus.WON, GameStatus.LOST):
         metrics.games_finished.labels(metrics.rules_label(game.goal, game.passes),
                                       game.status.value).inc()

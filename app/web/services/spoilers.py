@@ -23,11 +23,13 @@ from app import odds
 from app.engine import Deal, Game
 from app.web.core import utcday
 from app.web.core.i18n import gettext as _
+from app.web.services import broadcast
 
 
 def kept_private(game: Game) -> bool:
     """Whether the solver's line for this game's deal is kept from everyone today."""
-    return odds.in_play(game.deal, utcday.today().date())
+    return (odds.in_play(game.deal, utcday.today().date())
+            or broadcast.deal_in_race(game.deal.number))
 
 
 def why_private() -> str:

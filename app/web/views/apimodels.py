@@ -54,6 +54,26 @@ class NewGame(BaseModel):
                                   "/odds#difficulty); any difficulty when omitted.")
 
 
+class NewRace(BaseModel):
+    """A race: the rules, a deal (random when left out; with ``difficulty``, a winnable deal
+    of it), and whether hints are allowed (not, when left out)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    goal: GoalValue = Field(default=DEFAULT_VARIANT.goal, description="standard or wholedeck")
+    passes: PassesValue = Field(default=DEFAULT_VARIANT.passes,
+                                description="Trips through the stock: 1, 2 or 3")
+    deal: Annotated[Annotated[int, Field(ge=MIN_DEAL_NUMBER, le=LARGEST_EXACT_INTEGER)]
+                    | DealNumber | None, JsonInteger] = Field(
+        default=None, description="PySolFC deal number; random when omitted (never shown "
+                                  "before the start)")
+    difficulty: odds.Difficulty | None = Field(
+        default=None, strict=False,
+        description="With no deal: a winnable deal of this difficulty")
+    hints: StrictBool = Field(default=False, description="Whether racers may ask for hints "
+                                                         "(counted and shown in the results)")
+
+
 class MoveIn(BaseModel):
     """One move in RULES.md's JSON form."""
 

@@ -19,6 +19,7 @@ from app.web.core.links import template_deal_path, template_path_for
 from app.web.core.numbers import format_number
 from app.web.core.words import page_words
 from app.web.views.firstpaint import page_preferences
+from app.web.views.raceview import race_words, racer_words
 from app.web.views.view import format_duration, kept_the_win, pyramid_rows
 
 templates = Jinja2Blocks(directory=str(PROJECT_DIR / "templates"))
@@ -39,6 +40,8 @@ templates.env.globals["language"] = i18n.current_language
 templates.env.globals["LANGUAGES"] = i18n.LANGUAGES
 templates.env.globals["weekday_names"] = weekday_names
 templates.env.globals["page_words"] = page_words
+templates.env.globals["racer_words"] = racer_words
+templates.env.globals["race_words"] = race_words
 templates.env.filters["day"] = format_day
 templates.env.filters["moment"] = format_moment
 templates.env.filters["duration"] = format_duration

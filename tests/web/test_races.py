@@ -1,0 +1,220 @@
+"""Races (issue 44) through the JSON API and the plain forms: create, join, start, the 9th
+racer refused, a racer moves only in their own game, the deal hidden before the start,
+analysis refused while the race runs, the results' order, the rematch."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.engine import Deal, Game, Move
+from app.main import create_app
+from tests.conftest import make_settings
+from tests.web.conftest import browser_like
+from tests.web.helpers import first_pair_move
+
+DEAL = 98765
+
+
+@pytest.fixture
+def race_app(sqlite_url: str):
+    return create_app(make_settings(sqlite_url, race_countdown_seconds=0.3))
+
+
+@pytest.fixture
+def clients(race_app) -> Iterator[list[TestClient]]:
+    opened = [TestClient(race_app) for _ in range(9)]
+    for test_client in opened:
+        test_client.__enter__()
+        browser_like(test_client)
+    yield opened
+    for test_client in opened:
+        test_client.__exit__(None, None, None)
+
+
+def create(client: TestClient, **body) -> dict:
+    response = client.post("/api/races", json={"goal": "standard", "passes": 3, **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def started(clients: list[TestClient], count: int = 2, **body) -> tuple[dict, list[str]]:
+    """A race of ``count`` racers, started, its countdown over; each racer's game id."""
+    race = create(clients[0], deal=DEAL, **body)
+    games = [race["you"]["game"]]
+    for other in clients[1:count]:
+        games.append(other.post(f"/api/races/{race['key']}/join").json()["game"])
+    assert clients[0].post(f"/api/races/{race['key']}/start").status_code == 200
+    wait_for(clients[0], race["key"], "running")
+    return race, games
+
+
+def wait_for(client: TestClient, key: str, status: str) -> dict:
+    for _ in range(200):
+        shown = client.get(f"/api/races/{key}").json()
+        if shown["status"] == status:
+            return shown
+        time.sleep(0.02)
+    raise AssertionError(f"the race never became {status}: {shown}")
+
+
+def play(client: TestClient, game_id: str, move: Move):
+    return client.post(f"/api/games/{game_id}/moves", json=move.to_dict())
+
+
+def game_of(client: TestClient, game_id: str) -> Game:
+    state = client.get(f"/api/games/{game_id}").json()
+    return Game.replay(Deal.from_number(state["deal"]), state["goal"], state["passes"],
+                       [Move.from_dict(m) for m in state["moves"]])
+
+
+def test_a_race_is_made_joined_and_started(clients):
+    first, second = clients[0], clients[1]
+    race = create(first, deal=DEAL)
+    key = race["key"]
+    assert len(key) >= 20 and race["status"] == "waiting"
+    assert [r["you"] for r in race["racers"]] == [True]
+    joined = second.post(f"/api/races/{key}/join")
+    assert joined.status_code == 200 and joined.json()["game"]
+    again = second.post(f"/api/races/{key}/join")
+    assert again.json()["game"] == joined.json()["game"]  # the same answer
+    shown = second.get(f"/api/races/{key}").json()
+    assert len(shown["racers"]) == 2 and [r["you"] for r in shown["racers"]] == [False, True]
+    assert second.post(f"/api/races/{key}/start").status_code == 403  # not the creator
+    started_race = first.post(f"/api/races/{key}/start").json()
+    assert started_race["status"] == "countdown" and started_race["starts_in_ms"] > 0
+    running = wait_for(first, key, "running")
+    assert running["deal"] == DEAL
+    assert {r["status"] for r in running["racers"]} == {"playing"}
+
+
+def test_the_ninth_racer_is_refused(clients):
+    race = create(clients[0])
+    for other in clients[1:8]:
+        assert other.post(f"/api/races/{race['key']}/join").status_code == 200
+    refused = clients[8].post(f"/api/races/{race['key']}/join")
+    assert refused.status_code == 409
+    assert "8" in refused.json()["detail"]
+    assert len(clients[0].get(f"/api/races/{race['key']}").json()["racers"]) == 8
+
+
+def test_an_unknown_race_is_404_and_bad_input_4xx(clients):
+    assert clients[0].get("/api/races/nope").status_code == 404
+    assert clients[0].post("/api/races/nope/join").status_code == 404
+    assert clients[0].post("/api/races", json={"passes": 7}).status_code == 422
+    assert clients[0].post("/api/races", json={"difficulty": "silly"}).status_code == 422
+    assert clients[0].get("/races/nope").status_code == 404
+
+
+def test_the_deal_is_hidden_before_the_start(race_app, clients):
+    first, second = clients[0], clients[1]
+    slow = TestClient(create_app(make_settings(str(race_app.state.settings.database_url))))
+    with slow:
+        browser_like(slow)
+        race = create(slow, deal=DEAL)
+        key = race["key"]
+        joined = second.post(f"/api/races/{key}/join").json()
+        seen = [json.dumps(race), json.dumps(joined), second.get(f"/api/races/{key}").text,
+                second.get(f"/races/{key}").text, first.get(f"/races/{key}").text]
+        # The countdown (3 s here): the game exists, and is not shown yet.
+        shown = slow.post(f"/api/races/{key}/start").json()
+        assert shown["status"] == "countdown" and "deal" not in shown
+        seen += [json.dumps(shown), second.get(f"/api/races/{key}").text,
+                 second.get(f"/races/{key}").text, second.get("/").text,
+                 second.get(f"/api/games/{joined['game']}").text,
+                 second.get(f"/games/{joined['game']}").text]
+        assert second.get(f"/api/games/{joined['game']}").status_code == 409
+        assert second.get(f"/games/{joined['game']}").status_code == 409
+        assert play(second, joined["game"], Move.from_dict({"op": "draw"})).status_code == 409
+        for text in seen:
+            assert str(DEAL) not in text
+
+
+def test_a_racer_moves_only_in_their_own_game(clients):
+    _race, games = started(clients)
+    move = first_pair_move(game_of(clients[0], games[0]))
+    assert play(clients[1], games[0], move).status_code == 403
+    assert play(clients[0], games[0], move).status_code == 200
+
+
+def test_progress_is_read_from_the_stored_games(clients):
+    race, games = started(clients)
+    assert play(clients[1], games[1], Move.from_dict({"op": "draw"})).status_code == 200
+    shown = clients[0].get(f"/api/races/{race['key']}").json()
+    second = next(r for r in shown["racers"] if not r["you"])
+    assert second["moves"] == 1 and second["cards_left"] == 28
+
+
+def test_analysis_and_replay_are_refused_while_the_race_runs(clients):
+    _race, games = started(clients, count=2)
+    # The second racer leaves: their game is abandoned (ended), as starting another does.
+    assert play(clients[1], games[1], Move.from_dict({"op": "draw"})).status_code == 200
+    assert clients[1].post("/api/games", json={"deal": 3}).status_code == 201
+    assert clients[0].get(f"/api/games/{games[1]}").json()["status"] == "abandoned"
+    refused = clients[2].get(f"/api/games/{games[1]}/analysis")
+    assert refused.status_code == 403
+    assert clients[2].get(f"/games/{games[1]}/replay").status_code == 403
+    # The same deal, played by anyone else, is kept too.
+    other = clients[3].post("/api/games", json={"deal": DEAL}).json()["id"]
+    assert play(clients[3], other, Move.from_dict({"op": "draw"})).status_code == 200
+    clients[3].post("/api/games", json={"deal": 4})
+    assert clients[3].get(f"/api/games/{other}/analysis").status_code == 403
+
+
+def lose_fast(client: TestClient, game_id: str) -> None:
+    """Draw and recycle until the game is lost (or no draw is left)."""
+    for _ in range(200):
+        state = client.get(f"/api/games/{game_id}").json()
+        if state["status"] != "playing":
+            return
+        game = game_of(client, game_id)
+        ops = [m for m in game.legal_moves if m.op.value in ("draw", "recycle")]
+        move = ops[0] if ops else game.legal_moves[0]
+        assert play(client, game_id, move).status_code == 200
+
+
+def test_the_results_order_and_the_rematch(clients):
+    race, games = started(clients, count=3)
+    key = race["key"]
+    # Racer 3 leaves first (gone), racer 1 plays on to a loss, racer 2 too.
+    assert play(clients[2], games[2], Move.from_dict({"op": "draw"})).status_code == 200
+    clients[2].post("/api/games", json={"deal": 5})
+    lose_fast(clients[1], games[1])
+    lose_fast(clients[0], games[0])
+    shown = wait_for(clients[0], key, "finished")
+    statuses = [r["status"] for r in shown["racers"]]
+    assert statuses[-1] == "gone" and set(statuses[:2]) <= {"won", "lost"}
+    assert [r["place"] for r in shown["racers"]] == [1, 2, 3]
+    assert all(r["game"] for r in shown["racers"])  # the replays open after the race
+    assert clients[4].get(f"/games/{games[0]}/replay").status_code == 200
+    # Rematch: one new race for the same racers, however many ask.
+    first = clients[0].post(f"/api/races/{key}/rematch")
+    assert first.status_code == 201
+    again = clients[1].post(f"/api/races/{key}/rematch")
+    assert again.json()["key"] == first.json()["key"] != key
+    assert len(first.json()["racers"]) == 3 and first.json()["status"] == "waiting"
+    assert clients[5].post(f"/api/races/{key}/rematch").status_code == 403
+
+
+def test_the_plain_forms_work_without_javascript(clients):
+    first, second = clients[0], clients[1]
+    made = first.post("/races", data={"goal": "standard", "passes": "3",
+                                      "difficulty": "easy"}, follow_redirects=False)
+    assert made.status_code == 303
+    page = made.headers["location"]
+    assert re.fullmatch(r"/races/[\w-]{20,}", page)
+    text = second.get(page).text
+    assert "data-race=" in text and 'data-action="join"' in text
+    assert second.post(page + "/join", follow_redirects=False).status_code == 303
+    text = second.get(page).text
+    assert text.count("data-racer=") == 2 and 'data-action="join"' not in text
+    assert 'data-action="start"' in first.get(page).text
+    assert first.post(page + "/start", follow_redirects=False).status_code == 303
+    assert "data-countdown" in first.get(page).text
+    refused = TestClient(first.app).post(page + "/join")  # no CSRF token
+    assert refused.status_code == 403
