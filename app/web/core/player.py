@@ -36,7 +36,7 @@ from app.web.core.scope import STATE_CHANGING, route_path
 from app.web.core.threads import in_thread
 
 SALT = "pyramid.player-id"
-FIRST_COOKIE_WRITES = frozenset({("POST", "/api/games")})
+FIRST_COOKIE_WRITES = frozenset({("POST", "/api/games"), ("POST", "/api/races")})
 """Writes that may hand out a first cookie (when they succeed)."""
 
 
@@ -149,4 +149,5 @@ def may_hand_out(method: str, path: str, status: int) -> bool:
     """Whether a request without a valid cookie gets a new one with this answer."""
     if method not in STATE_CHANGING:
         return True
-    return (method, path) in FIRST_COOKIE_WRITES and status < 400
+    return status < 400 and ((method, path) in FIRST_COOKIE_WRITES or (
+        method == "POST" and path.startswith("/api/races/") and path.endswith("/join")))

@@ -1,0 +1,97 @@
+"""Races across two app processes on PostgreSQL: a move played through one process reaches a
+stream held by the other (LISTEN/NOTIFY), and a stream reconnecting to the other process with
+Last-Event-ID misses nothing. Runs when TEST_DATABASE_URL names a PostgreSQL database."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import httpx
+import pytest
+
+from tests.conftest import POSTGRES_URL, SECRET, _reset_postgres
+from tests.test_serve import free_port
+
+pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_DATABASE_URL is not set")
+
+
+@contextmanager
+def serving(url: str) -> Iterator[str]:
+    port = free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.serve"],
+        env={**clean, "DATABASE_URL": url, "SECRET_KEY": SECRET, "ENVIRONMENT": "test",
+             "PORT": str(port), "MIGRATE_ON_START": "false",
+             "RACE_COUNTDOWN_SECONDS": "0.2", "RACE_HEARTBEAT_SECONDS": "0.5"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"app.serve did not start: {process.stderr.read()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def two() -> Iterator[tuple[str, str]]:
+    assert POSTGRES_URL is not None
+    _reset_postgres(POSTGRES_URL)
+    with ExitStack() as stack:
+        yield stack.enter_context(serving(POSTGRES_URL)), stack.enter_context(
+            serving(POSTGRES_URL))
+
+
+def events(response: httpx.Response) -> Iterator[tuple[int, dict]]:
+    event_id = None
+    for line in response.iter_lines():
+        if line.startswith("id: "):
+            event_id = int(line[4:])
+        elif line.startswith("data: "):
+            yield event_id, json.loads(line[6:])
+
+
+def test_a_move_on_one_process_reaches_a_stream_on_the_other(two):
+    one, other = two
+    with httpx.Client(base_url=one) as creator, httpx.Client(base_url=one) as racer, \
+            httpx.Client(base_url=other, timeout=10) as watcher:
+        key = creator.post("/api/races", json={"deal": 4321}).json()["key"]
+        game = racer.post(f"/api/races/{key}/join").json()["game"]
+        seen = []
+        with watcher.stream("GET", f"/races/{key}/events") as stream:
+            live = events(stream)
+            seen.append(next(live))
+            creator.post(f"/api/races/{key}/start")
+            while seen[-1][1]["status"] != "running":
+                seen.append(next(live))
+            assert racer.post(f"/api/games/{game}/moves", json={"op": "draw"}).status_code == 200
+            seen.append(next(live))
+            moved = next(r for r in seen[-1][1]["racers"] if r["id"] == 2)
+            assert moved["moves"] == 1
+        # Gone from that process: two more moves, then back through the first one.
+        for _ in range(2):
+            racer.post(f"/api/games/{game}/moves", json={"op": "draw"})
+        with httpx.Client(base_url=one, timeout=10) as back, back.stream(
+                "GET", f"/races/{key}/events",
+                headers={"Last-Event-ID": str(seen[-1][0])}) as stream:
+            live = events(stream)
+            missed = [next(live), next(live)]
+        ids = [event_id for event_id, _ in seen + missed]
+        assert ids == list(range(ids[0], ids[0] + len(ids)))
+        assert next(r for r in missed[-1][1]["racers"] if r["id"] == 2)["moves"] == 3
