@@ -523,3 +523,18 @@ def test_the_costly_requests_of_one_address_are_held_to_a_rate(own_proxy):
     with own_proxy.client() as client:
         assert client.get("/api/deals/7/verdict").status_code == 200
         assert client.get("/healthz").status_code == 200
+
+
+def test_a_race_stream_comes_through_unbuffered(up):
+    """A race's events arrive through the proxy as they are written, each with its id, on a
+    stream held open (``location ~ ^/races/[^/]+/events$``)."""
+    with up.proxy.client() as creator, up.proxy.client() as friend, \
+            up.proxy.client() as watcher:
+        key = creator.post("/api/races", json={}).json()["key"]
+        with watcher.stream("GET", f"/races/{key}/events") as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            lines = stream.iter_lines()
+            first = next(line for line in lines if line.startswith("id: "))
+            assert friend.post(f"/api/races/{key}/join").status_code == 200
+            second = next(line for line in lines if line.startswith("id: "))
+            assert int(second[4:]) == int(first[4:]) + 1
