@@ -48,6 +48,7 @@ __all__ = [
     "get_race",
     "join_race",
     "latest_event",
+    "left_in_live_races",
     "listen",
     "live_deals",
     "mark_finished",
@@ -269,6 +270,16 @@ def deal_in_live_race(session: Session, deal_number: int | None,
         or_(Race.ends_at > now,
             (Race.ends_at.is_(None)) & (Race.created_at > now - WAITING_KEPT))))
     return bool(found)
+
+
+def left_in_live_races(session: Session, player_id: str) -> list[GameRecord]:
+    """The player's race games that were left (abandoned) in races not marked finished: one
+    per race."""
+    records = session.scalars(
+        select(GameRecord).join(Race, Race.key == GameRecord.race)
+        .where(GameRecord.player_id == player_id, GameRecord.status == "abandoned",
+               Race.status != "finished")).all()
+    return list({record.race: record for record in records}.values())
 
 
 def set_rematch(session: Session, race: Race, rematch_key: str) -> bool:

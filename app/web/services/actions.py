@@ -219,7 +219,10 @@ def _committed_start(session: Session, player_id: str,
         try:
             hold_games_in_progress(session, player_id)
             record, abandoned, created = make()
+            left = racing.note_left(session, player_id) if abandoned else []
             session.commit()
+            for noted in left:
+                racing.announce(noted)
             if created:
                 metrics.games_started.labels(
                     metrics.rules_label(record.goal, record.passes)).inc()

@@ -79,7 +79,7 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime, status: str) -> d
     shown: dict[str, Any] = {
         "id": entry.racer.number, "name": entry.name or _("Racer %(number)s",
                                                           number=entry.racer.number),
-        "cards_left": goal_cards, "moves": 0, "passes_left": race.passes,
+        "cards_left": goal_cards, "moves": 0, "passes_left": race.passes - 1,
         "status": "waiting", "time_ms": 0, "hints": 0, "ranked": True}
     if game is None:
         return shown
@@ -270,6 +270,13 @@ def note_move(session: Session, record: GameRecord) -> Noted | None:
         stored.mark_finished(session, race)
         shown, finished = state(session, race), int(race.deal_number)
     return Noted(race.key, stored.add_event(session, race.key, shown), finished)
+
+
+def note_left(session: Session, player_id: str) -> list[Noted]:
+    """The player started another game: their race games just left (abandoned) tell their
+    races, in the same transaction."""
+    return [noted for record in stored.left_in_live_races(session, player_id)
+            if (noted := note_move(session, record)) is not None]
 
 
 def move_on(session: Session, now: datetime | None = None) -> list[Noted]:

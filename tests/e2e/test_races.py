@@ -1,0 +1,105 @@
+"""Races in the browser (issue 44): two racers (one on a phone) and a watcher. The countdown
+ends for both racers on their boards; a move shows on the other racer's strip and the
+watcher's; the results on the race page agree with the API. Phone-size screenshots of the
+race page and a racer's board in tests/artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+
+
+def context_page(browser, server, viewport):
+    context = browser.new_context(viewport=viewport, base_url=server.url,
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def lose_through_the_api(page, game_id: str) -> None:
+    """Draw and recycle (any move when neither is left) until the game has ended."""
+    for _ in range(300):
+        state = page.request.get(f"/api/games/{game_id}").json()
+        if state["status"] != "playing":
+            return
+        ops = {move["op"]: move for move in state["legal_moves"]} if "legal_moves" in state \
+            else {}
+        move = ops.get("draw") or ops.get("recycle") or {"op": "draw"}
+        answer = page.request.post(f"/api/games/{game_id}/moves", data=move)
+        if answer.status == 422:
+            answer = page.request.post(f"/api/games/{game_id}/moves", data={"op": "recycle"})
+        if answer.status == 422:  # neither: the game is stuck on pairs; leave it
+            page.request.post("/api/games", data={"deal": 7})
+            return
+    raise AssertionError("the game did not end")
+
+
+def test_two_racers_and_a_watcher(browser, server, artifacts):
+    contexts = []
+    try:
+        creator_context, creator = context_page(browser, server, {"width": 1280, "height": 860})
+        racer_context, racer = context_page(browser, server, PHONE)
+        watcher_context, watcher = context_page(browser, server, {"width": 1024, "height": 768})
+        contexts = [creator_context, racer_context, watcher_context]
+        creator.goto("/")
+        creator.click('[data-action="race"]')
+        creator.wait_for_url("**/races/*")
+        race_url = creator.url
+        key = race_url.rsplit("/", 1)[1]
+        racer.goto(race_url)
+        racer.click('[data-action="join"]')
+        racer.wait_for_selector("[data-racer='2'].is-you")
+        watcher.goto(race_url)
+        creator.wait_for_selector("[data-racer='2']")  # the join came through the stream
+        watcher.wait_for_selector("[data-racer='2']")
+        assert watcher.locator('[data-action="join"]').count() == 1  # a watcher may still join
+        racer.screenshot(path=str(artifacts / "race-390x844.png"), full_page=True)
+        creator.click('[data-action="start"]')
+        # The countdown ends on both racers' pages: each goes to its own board.
+        watcher.wait_for_selector("[data-race][data-race-status='countdown']")
+        creator.wait_for_url("**/games/*")
+        racer.wait_for_url("**/games/*")
+        watcher.wait_for_selector("[data-race][data-race-status='running']")
+        racer.wait_for_selector("#board[data-game]")
+        racer.wait_for_selector("[data-race] [data-racer='1']")
+        racer.screenshot(path=str(artifacts / "race-board-390x844.png"))
+        width = racer.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        # A move on the phone: the others' strips show it.
+        racer.keyboard.press("d")
+        creator.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
+        watcher.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
+        # Both games end; the race's results on the page are the API's.
+        racer_game = racer.url.rsplit("/", 1)[1]
+        creator_game = creator.url.rsplit("/", 1)[1]
+        lose_through_the_api(racer, racer_game)
+        lose_through_the_api(creator, creator_game)
+        watcher.wait_for_selector("[data-race-page] [data-race][data-race-status='finished']")
+        watcher.wait_for_selector(".racer-replay")  # the page drawn again, with the replays
+        shown = watcher.request.get(f"/api/races/{key}").json()
+        assert shown["status"] == "finished"
+        on_page = watcher.eval_on_selector_all(
+            "[data-race-page] [data-racer]",
+            "rows => rows.map(r => [Number(r.dataset.racer), r.dataset.status])")
+        assert on_page == [[r["id"], r["status"]] for r in shown["racers"]]
+        watcher.screenshot(path=str(artifacts / "race-results-1024x768.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 640},
+                                      {"width": 844, "height": 390}])
+def test_the_race_page_fits_a_phone(browser, server, artifacts, viewport):
+    context, page = context_page(browser, server, viewport)
+    try:
+        page.goto("/")
+        page.click('[data-action="race"]')
+        page.wait_for_selector("[data-race]")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        name = f"race-{viewport['width']}x{viewport['height']}.png"
+        page.screenshot(path=str(artifacts / name), full_page=True)
+    finally:
+        context.close()
