@@ -80,7 +80,9 @@ def site(tmp_path_factory) -> Iterator[Site]:
         playing = client.post("/api/games", json={"deal": 9}).json()["id"]
         first = Game(Deal.from_number(9), "standard", 3).legal_moves[0]
         _play(client, playing, [first])
-        site.ids = {"won": won, "lost": lost, "abandoned": abandoned, "playing": playing}
+        race = client.post("/api/races", json={"deal": 4242}).json()["key"]
+        site.ids = {"won": won, "lost": lost, "abandoned": abandoned, "playing": playing,
+                    "race": race}
         yield site
 
 
@@ -108,6 +110,7 @@ PAGES: list[tuple[str, str, str, dict | None]] = [
     ("bad deal number", "GET", "/deal/0", None),
     ("abandon question", "POST", "/games", {"goal": "standard", "passes": "3"}),
     ("device link", "POST", "/stats/devices", {}),
+    ("race", "GET", "/races/{race}", None),
 ]
 
 
