@@ -218,3 +218,22 @@ def test_the_plain_forms_work_without_javascript(clients):
     assert "data-countdown" in first.get(page).text
     refused = TestClient(first.app).post(page + "/join")  # no CSRF token
     assert refused.status_code == 403
+
+
+def test_a_race_without_hints_refuses_them_and_one_with_hints_counts_them(clients):
+    _race, games = started(clients, count=2)
+    refused = clients[0].post(f"/api/games/{games[0]}/hint")
+    assert refused.status_code == 422 and "hint" in refused.json()["detail"].lower()
+    race, games = started(clients[2:], count=2, hints=True)
+    assert clients[2].post(f"/api/games/{games[0]}/hint").status_code == 200
+    shown = clients[2].get(f"/api/races/{race['key']}").json()
+    assert next(r for r in shown["racers"] if r["you"])["hints"] == 1
+
+
+def test_races_are_in_each_racers_statistics(clients):
+    race, _games = started(clients, count=2)
+    for client in clients[:2]:
+        page = client.get("/stats").text
+        assert f'data-race-row="{race["key"]}"' in page
+        assert f'href="/races/{race["key"]}"' in page
+    assert "data-race-row" not in clients[3].get("/stats").text

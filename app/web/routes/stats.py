@@ -37,7 +37,7 @@ from app.web.core.i18n import ngettext
 from app.web.core.links import absolute_url, path_for
 from app.web.core.numbers import format_number
 from app.web.routes.devices import devices_context
-from app.web.services import gamesfile
+from app.web.services import gamesfile, racing
 from app.web.services.transfer import FileDownload
 from app.web.views.statsview import (
     daily_figures,
@@ -81,6 +81,7 @@ def render_stats(request: Request, session, player_id: str, *, page: int = 1,
             "total": stats.total,
             "total_figures": figure_list(stats.total),
             "daily": [daily_row(result) for result in daily_results(session, player_id)],
+            "races": racing.races_of(session, player_id),
             "daily_figures": daily_figures(daily_streak(session, player_id,
                                                         utcday.today().date())),
             # A card for each rule set played; the others in one folded line.

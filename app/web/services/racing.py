@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session
 from app import odds
 from app.engine import Deal, GameStatus, Goal, Variant
 from app.settings import Settings
-from app.store import display_name
 from app.store import races as stored
 from app.store.clock import as_utc
 from app.store.models import GameRecord, Race, utcnow
@@ -313,8 +312,24 @@ def hints_refused(session: Session, record: GameRecord) -> str | None:
     return _("Hints are off in this race.")
 
 
-def name_of(session: Session, player_id: str) -> str | None:
-    return display_name(session, player_id)
+def races_of(session: Session, player_id: str, limit: int = 10) -> list[dict[str, Any]]:
+    """The player's last races for their statistics: when, the rules, the race's status, and
+    their place among how many once it is over."""
+    now = utcnow()
+    shown = []
+    for race in stored.races_of_player(session, player_id, limit):
+        entries = stored.racers_of(session, race.key)
+        status = status_of(race, entries, now)
+        mine = next(entry.racer.number for entry in entries
+                    if entry.racer.player_id == player_id)
+        place = None
+        if status == "finished":
+            racers = state(session, race, now)["racers"]
+            place = next((r["place"] for r in racers if r["id"] == mine), None)
+        shown.append({"key": race.key, "when": as_utc(race.created_at), "goal": race.goal,
+                      "passes": race.passes, "status": status, "place": place,
+                      "racers": len(entries)})
+    return shown
 
 
 def in_race(deal_number: int | None) -> bool:

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
-from app.engine import Game, Move
+from app.engine import Game, IllegalMove, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
@@ -43,7 +43,7 @@ from app.web.core import metrics
 from app.web.core.budget import current_client
 from app.web.core.i18n import gettext as _
 from app.web.core.threads import in_thread, lower_own_priority
-from app.web.services import actions, witness
+from app.web.services import actions, racing, witness
 
 QUEUE_PER_THREAD = 8
 """Searches that may wait for each search thread before the answer is "busy": with searches of
@@ -276,6 +276,9 @@ async def advise(session: Session, loaded: LoadedGame,
     Raises IllegalMove when the game has ended, SolverBusy when the queue is full. The session
     holds no connection while the search waits or runs."""
     actions.check_playing(loaded)
+    if loaded.record.race and (why := await in_thread(racing.hints_refused, session,
+                                                      loaded.record)):
+        raise IllegalMove(why)  # a race without hints
     if session.in_transaction():
         await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
