@@ -1,0 +1,154 @@
+"""Race benchmark (issue 44): how long a racer's move takes to reach every watcher's strip.
+
+    .venv/bin/python bench/race.py [--racers 8] [--watchers 200] [--moves 40]
+    .venv/bin/python bench/race.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
+
+Starts the server as ``bench/load.py`` does (SQLite: one process; PostgreSQL: two, so that a
+move saved by one process reaches the streams held by the other through NOTIFY). A race of
+``--racers`` players is made and started; ``--watchers`` streams (``/races/{key}/events``)
+follow it. Each racer then plays ``--moves`` moves through the game API, one every
+``--pause`` seconds or so. For each move, the time from sending it to each stream's first event
+showing that racer with that many moves is one sample (so 8 racers x 40 moves x 208 streams
+is some 66,000 samples). Printed: p50 / p95 / p99 / max in ms, the samples missing (a stream
+that never showed a move), and the client's and server's CPU.
+
+The watchers run in this process with the racers: their JSON parsing is client CPU, which the
+figures include; ``--watchers 0`` measures the racers' own streams alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+spec = importlib.util.spec_from_file_location("load", HERE / "load.py")
+load = importlib.util.module_from_spec(spec)
+sys.modules["load"] = load  # its dataclasses look their module up
+spec.loader.exec_module(load)
+
+
+class Seen:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int], float] = {}
+        self.arrived: dict[tuple[int, int], list[float]] = {}
+        self.streams = 0
+        self.answered: list[float] = []
+
+
+async def watch(client: httpx.AsyncClient, key: str, seen: Seen, ready: asyncio.Event,
+                stop: asyncio.Event, opened: list[int]) -> None:
+    shown: dict[int, int] = {}
+    async with client.stream("GET", f"/races/{key}/events") as stream:
+        opened[0] += 1
+        if opened[0] >= seen.streams:
+            ready.set()
+        async for line in stream.aiter_lines():
+            if stop.is_set():
+                return
+            if not line.startswith("data: "):
+                continue
+            now = time.monotonic()
+            for racer in json.loads(line[6:])["racers"]:
+                moves = racer["moves"]
+                if moves > shown.get(racer["id"], 0):
+                    for step in range(shown.get(racer["id"], 0) + 1, moves + 1):
+                        seen.arrived.setdefault((racer["id"], step), []).append(now)
+                    shown[racer["id"]] = moves
+
+
+async def race(base: str, racers: int, watchers: int, moves: int, pause: float) -> Seen:
+    seen = Seen()
+    limits = httpx.Limits(max_connections=watchers + racers + 20)
+    clients = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(racers)]
+    watching = httpx.AsyncClient(base_url=base, timeout=None, limits=limits)
+    try:
+        made = (await clients[0].post("/api/races", json={"difficulty": "easy"})).json()
+        key = made["key"]
+        games = [made["you"]["game"]]
+        for client in clients[1:]:
+            games.append((await client.post(f"/api/races/{key}/join")).json()["game"])
+        seen.streams = watchers + racers
+        ready, stop, opened = asyncio.Event(), asyncio.Event(), [0]
+        tasks = [asyncio.create_task(watch(watching if n < watchers else clients[n - watchers],
+                                           key, seen, ready, stop, opened))
+                 for n in range(watchers + racers)]
+        await asyncio.wait_for(ready.wait(), 60)
+        await clients[0].post(f"/api/races/{key}/start")
+        while (await clients[0].get(f"/api/races/{key}")).json()["status"] != "running":
+            await asyncio.sleep(0.05)
+
+        async def play(number: int, client: httpx.AsyncClient, game: str) -> None:
+            rng = random.Random(number)
+            for step in range(1, moves + 1):
+                state = (await client.get(f"/api/games/{game}")).json()
+                if state["status"] != "playing":
+                    return
+                move = rng.choice(state["legal_moves"])
+                seen.sent[(number, step)] = time.monotonic()
+                answer = await client.post(f"/api/games/{game}/moves", json=move)
+                seen.answered.append(time.monotonic() - seen.sent[(number, step)])
+                if answer.status_code != 200:
+                    del seen.sent[(number, step)]
+                    return
+                await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
+
+        await asyncio.gather(*(play(n + 1, clients[n], games[n]) for n in range(racers)))
+        await asyncio.sleep(2)  # the last events arrive
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        await watching.aclose()
+        for client in clients:
+            await client.aclose()
+    return seen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--racers", type=int, default=8)
+    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--pause", type=float, default=0.5)
+    parser.add_argument("--database-url")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="race-bench-"))
+    url = args.database_url or f"sqlite:///{folder / 'race.db'}"
+    postgres = url.startswith("postgresql")
+    if postgres:
+        load.empty_postgres(url)
+    server = load.Server(url, 2 if postgres else 1, HERE.parent, folder / "server.log")
+    server.env.update({"RACE_STREAMS_PER_ADDRESS": "100000", "RACE_COUNTDOWN_SECONDS": "1",
+                       "GAME_BURST": "100000", "ADDRESS_GAME_BURST": "100000"})
+    with server:
+        pids = server.pids()
+        before = load.cpu_times(pids)
+        client_before = time.process_time()
+        seen = asyncio.run(race(server.url, args.racers, args.watchers, args.moves, args.pause))
+        server_cpu = load.cpu_used(before, load.cpu_times(pids))
+        client_cpu = time.process_time() - client_before
+    samples = [arrived - seen.sent[move] for move, times in seen.arrived.items()
+               if move in seen.sent for arrived in times]
+    expected = len(seen.sent) * seen.streams
+    print(f"{'PostgreSQL, 2 processes' if postgres else 'SQLite, 1 process'}: "
+          f"{args.racers} racers, {args.watchers} watchers, {len(seen.sent)} moves")
+    print(f"move -> strip ms  p50 / p95 / p99 / max: {load.spread(samples)}")
+    print(f"the move's own answer ms p50 / p95 / p99 / max: {load.spread(seen.answered)}")
+    print(f"samples {len(samples)} of {expected} (missing {expected - len(samples)}); "
+          f"CPU s: server {server_cpu:.1f}, client {client_cpu:.1f}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
