@@ -229,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.db = database
     app.state.transfers = transfers
+    app.state.hub = hub
     # add_middleware puts each layer outside the ones before it: innermost first.
     app.add_middleware(FirstPaint)  # the player's preferences, for a page's first paint
     app.add_middleware(PlayerCookie(settings).middleware)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.engine import Move
 from app.main import create_app
-from app.web.services import broadcast, racestream
+from app.web.services import racestream
 from tests.conftest import make_settings
 from tests.web.conftest import browser_like
 
@@ -94,7 +94,7 @@ def test_events_carry_ids_and_the_race_and_a_reconnect_misses_and_repeats_nothin
 def test_streams_are_bounded_per_address(clients, race_app):
     key = clients[0].post("/api/races", json={}).json()["key"]
     assert clients[0].get("/races/nope/events").status_code == 404
-    hub = broadcast.HUB
+    hub = race_app.state.hub
     held = [hub.subscribe(key, "testclient") for _ in range(3)]
     refused = clients[1].get(f"/races/{key}/events")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
@@ -105,7 +105,7 @@ def test_streams_are_bounded_per_address(clients, race_app):
 
 def test_a_stream_that_stops_reading_is_cut(race_app, clients):
     key = clients[0].post("/api/races", json={}).json()["key"]
-    hub = broadcast.HUB
+    hub = race_app.state.hub
 
     async def never_reads() -> list[bytes]:
         subscription = hub.subscribe(key, "slow")

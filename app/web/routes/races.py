@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -162,8 +163,8 @@ async def events(request: Request, key: str, settings: SettingsDep,
                  last_event_id: Annotated[str | None, Header(max_length=20)] = None,
                  last: Annotated[str | None, Query(max_length=20)] = None) -> Response:
     """The race's events as Server-Sent Events (``racestream``)."""
-    hub = broadcast.HUB
-    if hub is None or not await hub_has(hub, key):
+    hub: broadcast.Hub = request.app.state.hub
+    if not await hub_has(hub, key):
         raise HTTPException(404, _("There is no race at this address."))
     client = request.client
     try:
@@ -181,6 +182,4 @@ async def events(request: Request, key: str, settings: SettingsDep,
 
 
 async def hub_has(hub: broadcast.Hub, key: str) -> bool:
-    import asyncio
-
     return len(key) <= 32 and bool(await asyncio.to_thread(hub.events, key, None))

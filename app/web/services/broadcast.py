@@ -175,9 +175,15 @@ class Hub:
     # --- the clock ---------------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        try:
+            self.deals = await asyncio.to_thread(self._live_deals)
+        except Exception:  # no database yet: the first ticks read them
+            log.warning("The live races' deals could not be read at start")
+        HUBS.add(self)
         self.tasks.append(asyncio.ensure_future(self._tick()))
 
     async def stop(self) -> None:
+        HUBS.discard(self)
         for task in [*self.tasks, *self.reading.values()]:
             task.cancel()
         for task in self.tasks:
@@ -193,7 +199,7 @@ class Hub:
         ticks = 0
         while True:
             try:
-                if ticks % DEALS_EVERY == 0:
+                if ticks % DEALS_EVERY == DEALS_EVERY - 1:
                     self.deals = await asyncio.to_thread(self._live_deals)
                 if self.on_tick is not None:
                     await asyncio.to_thread(self.on_tick, self.database)
@@ -242,37 +248,36 @@ class ListeningHub(Hub):
             delay = min(delay * 2, 5.0)
 
 
-HUB: Hub | None = None
-"""This process's hub (``install``)."""
+HUBS: set[Hub] = set()
+"""The hubs running in this process (one per app; tests make several apps in one process)."""
 
 
 def install(database, settings: Settings, on_tick: Callable[[Any], None] | None = None) -> Hub:
-    global HUB
-    HUB = (Hub if settings.is_sqlite else ListeningHub)(database, settings, on_tick)
-    return HUB
+    """This app's hub (``main.create_app``); it runs between its ``start`` and ``stop``."""
+    return (Hub if settings.is_sqlite else ListeningHub)(database, settings, on_tick)
 
 
 def announce(key: str, event: int) -> None:
     """Race ``key`` has event ``event``, committed: wake the streams (on PostgreSQL the
     NOTIFY does it for every process; this one hears it at once too)."""
-    if HUB is not None:
-        HUB.announce(key, event)
+    for hub in list(HUBS):
+        hub.announce(key, event)
 
 
 def hold_deal(number: int) -> None:
     """A race on this deal started here: its line is private from now, in this process
     before the next reading of the live deals."""
-    if HUB is not None:
-        HUB.deals = HUB.deals | {number}
+    for hub in list(HUBS):
+        hub.deals = hub.deals | {number}
 
 
 def release_deal(number: int) -> None:
     """A race on this deal finished here: its line opens (the next reading of the live
     deals holds it again if another race is on it)."""
-    if HUB is not None:
-        HUB.deals = HUB.deals - {number}
+    for hub in list(HUBS):
+        hub.deals = hub.deals - {number}
 
 
 def deal_in_race(number: int | None) -> bool:
     """Whether a race not yet over is on this deal (read every second from the database)."""
-    return number is not None and HUB is not None and number in HUB.deals
+    return number is not None and any(number in hub.deals for hub in list(HUBS))
