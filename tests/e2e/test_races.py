@@ -103,3 +103,29 @@ def test_the_race_page_fits_a_phone(browser, server, artifacts, viewport):
         page.screenshot(path=str(artifacts / name), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844},
+                                      {"width": 360, "height": 640},
+                                      {"width": 844, "height": 390}])
+def test_a_racers_board_with_its_strip_fits_a_phone(browser, server, artifacts, viewport):
+    context = browser.new_context(viewport=viewport, base_url=server.url, has_touch=True,
+                                  is_mobile=True, reduced_motion="reduce")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto("/")
+        page.click('[data-action="race"]')
+        page.click('[data-action="start"]')
+        page.wait_for_url("**/games/*")
+        page.wait_for_selector("#board[data-game]")
+        page.wait_for_selector("[data-race] [data-racer='1'][data-status='playing']")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        box = page.locator(".pyramid").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        strip = page.locator("[data-race]").bounding_box()
+        assert strip["height"] <= 40  # one line of chips, whatever the racers
+        name = f"race-board-{viewport['width']}x{viewport['height']}.png"
+        page.screenshot(path=str(artifacts / name))
+    finally:
+        context.close()

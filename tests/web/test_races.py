@@ -237,3 +237,25 @@ def test_races_are_in_each_racers_statistics(clients):
         assert f'data-race-row="{race["key"]}"' in page
         assert f'href="/races/{race["key"]}"' in page
     assert "data-race-row" not in clients[3].get("/stats").text
+
+
+def test_making_and_joining_races_spend_the_game_budget(sqlite_url):
+    app = create_app(make_settings(sqlite_url, games_per_minute=1, game_burst=1))
+    with TestClient(app) as maker, TestClient(app) as joiner:
+        browser_like(maker)
+        browser_like(joiner)
+        assert maker.post("/api/races", json={}).status_code == 201
+        assert maker.post("/api/races", json={}).status_code == 201  # the burst
+        spent = maker.post("/api/races", json={})
+        assert spent.status_code == 429 and int(spent.headers["Retry-After"]) > 0
+        key = joiner.post("/api/races", json={}).json()["key"]
+        assert joiner.post(f"/api/races/{key}/join").status_code == 200
+        assert joiner.post(f"/api/races/{key}/join").status_code == 429
+
+
+def test_no_log_line_names_the_deal_before_the_start(clients, captured):
+    race = create(clients[0], deal=DEAL)
+    clients[1].post(f"/api/races/{race['key']}/join")
+    clients[1].get(f"/races/{race['key']}")
+    clients[0].post(f"/api/races/{race['key']}/start")
+    assert captured.lines and not [line for line in captured.lines if str(DEAL) in line]
