@@ -1,6 +1,7 @@
 """Races across two app processes on PostgreSQL: a move played through one process reaches a
-stream held by the other (LISTEN/NOTIFY), and a stream reconnecting to the other process with
-Last-Event-ID misses nothing. Runs when TEST_DATABASE_URL names a PostgreSQL database."""
+stream held by the other (LISTEN/NOTIFY); that process killed (kill -9), the stream
+reconnecting to the first one with Last-Event-ID misses nothing and repeats nothing. Runs
+when TEST_DATABASE_URL names a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_DATABASE_URL is n
 
 
 @contextmanager
-def serving(url: str) -> Iterator[str]:
+def serving(url: str, processes: list | None = None) -> Iterator[str]:
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
     process = subprocess.Popen(
@@ -31,6 +32,8 @@ def serving(url: str) -> Iterator[str]:
              "PORT": str(port), "MIGRATE_ON_START": "false",
              "RACE_COUNTDOWN_SECONDS": "0.2", "RACE_HEARTBEAT_SECONDS": "0.5"},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if processes is not None:
+        processes.append(process)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -45,17 +48,19 @@ def serving(url: str) -> Iterator[str]:
             time.sleep(0.1)
         yield base
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
         process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
-def two() -> Iterator[tuple[str, str]]:
+def two() -> Iterator[tuple[str, str, list]]:
     assert POSTGRES_URL is not None
     _reset_postgres(POSTGRES_URL)
+    processes: list = []
     with ExitStack() as stack:
-        yield stack.enter_context(serving(POSTGRES_URL)), stack.enter_context(
-            serving(POSTGRES_URL))
+        yield (stack.enter_context(serving(POSTGRES_URL, processes)),
+               stack.enter_context(serving(POSTGRES_URL, processes)), processes)
 
 
 def events(response: httpx.Response) -> Iterator[tuple[int, dict]]:
@@ -68,7 +73,7 @@ def events(response: httpx.Response) -> Iterator[tuple[int, dict]]:
 
 
 def test_a_move_on_one_process_reaches_a_stream_on_the_other(two):
-    one, other = two
+    one, other, processes = two
     with httpx.Client(base_url=one) as creator, httpx.Client(base_url=one) as racer, \
             httpx.Client(base_url=other, timeout=10) as watcher:
         key = creator.post("/api/races", json={"deal": 4321}).json()["key"]
@@ -84,7 +89,12 @@ def test_a_move_on_one_process_reaches_a_stream_on_the_other(two):
             seen.append(next(live))
             moved = next(r for r in seen[-1][1]["racers"] if r["id"] == 2)
             assert moved["moves"] == 1
-        # Gone from that process: two more moves, then back through the first one.
+            # That process is killed (kill -9) under the stream, which ends.
+            processes[1].kill()
+            processes[1].wait(timeout=10)
+            with pytest.raises((httpx.HTTPError, StopIteration)):
+                next(live)
+        # Two more moves; the stream comes back through the first process, from its last id.
         for _ in range(2):
             racer.post(f"/api/games/{game}/moves", json={"op": "draw"})
         with httpx.Client(base_url=one, timeout=10) as back, back.stream(
