@@ -259,3 +259,32 @@ def test_no_log_line_names_the_deal_before_the_start(clients, captured):
     clients[1].get(f"/races/{race['key']}")
     clients[0].post(f"/api/races/{race['key']}/start")
     assert captured.lines and not [line for line in captured.lines if str(DEAL) in line]
+
+
+def test_a_race_ends_when_its_time_is_up(race_app, clients):
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.store.models import Race, utcnow
+
+    race, games = started(clients, count=2)
+    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    with race_app.state.db.session() as session:  # the limit passes
+        session.execute(update(Race).where(Race.key == race["key"])
+                        .values(ends_at=utcnow() - timedelta(seconds=1)))
+    shown = wait_for(clients[2], race["key"], "finished")
+    assert {r["status"] for r in shown["racers"]} == {"out"}
+    # The hub marks it over and tells the streams, once.
+    for _ in range(200):
+        with race_app.state.db.session() as session:
+            if session.get(Race, race["key"]).status == "finished":
+                break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the race was never marked over")
+    # The game stays its player's to finish; the race's result does not change.
+    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    after = clients[2].get(f"/api/races/{race['key']}").json()
+    assert after["status"] == "finished"
+    assert [r["status"] for r in after["racers"]] == ["out", "out"]
