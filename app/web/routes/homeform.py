@@ -82,7 +82,7 @@ def read(sent: Sent, last_difficulty: str) -> Asked:
             "deal": sent.deal or "", "winnable_only": "1" if sent.winnable_only else "",
             "difficulty": difficulty}
     try:
-        variant = Variant(form["goal"], form["passes"])  # type: ignore[arg-type]
+        variant = Variant(form["goal"], form["passes"])
         number = Deal.parse_number(sent.deal) if sent.deal and sent.deal.strip() else None
     except (GameSetupError, DealError) as exc:
         raise Refused(engine_sentence(str(exc)), form) from None

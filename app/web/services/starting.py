@@ -52,8 +52,7 @@ def read_variant(goal: str | None, passes: str | None) -> Variant:
     """The rules from a form or a query string (the default for what is left out), with the
     engine's error messages."""
     try:
-        return Variant(goal or DEFAULT_VARIANT.goal,  # type: ignore[arg-type]
-                       passes if passes not in (None, "") else DEFAULT_VARIANT.passes)
+        return Variant(goal or DEFAULT_VARIANT.goal, passes or DEFAULT_VARIANT.passes)
     except GameSetupError as exc:
         raise PageError(400, _("These rules don't exist"), engine_sentence(str(exc))) from None
 
