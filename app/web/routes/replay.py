@@ -68,8 +68,8 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     context = replay_context(request, loaded.record, game, step=step, win_from=win_from)
     context.update(autoplay=play and context["step"] < context["last"], lost_at=lost_at,
                    owner_name=owner_name, mine=loaded.record.player_id == player_id)
-    blocks = {"block_name": "stage"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "replay.html", context, **blocks)
+    return templates.TemplateResponse(request, "replay.html", context,
+                                      block_name="stage" if is_htmx(request) else None)
 
 
 def ended_game(request: Request, session, game_id: str, player_id: str) -> LoadedGame:

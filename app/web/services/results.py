@@ -112,6 +112,8 @@ def moved_challenge(request: Request, session: Session, token: str | None, deal:
     if not token or not _is_old_token(token):
         return None
     record = challenge_game(request, session, token, deal, variant)
+    if record.challenge_key is None or deal.number is None:  # pragma: no cover - refused
+        return None  # by challenge_game (a game with no key), and a link's deal has a number
     return _link(request, deal.number, variant, record.challenge_key)
 
 

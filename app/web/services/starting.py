@@ -25,7 +25,7 @@ from app.store import (
     GameRecord,
     LoadedGame,
     latest_unfinished,
-    load,
+    load_game,
     preview,
 )
 from app.web.core import utcday
@@ -161,7 +161,7 @@ def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
                            daily=daily, challenge=challenge, late_daily=late_daily)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
                                     challenge=challenge, late_daily=late_daily)
-    return load(session, record.id)
+    return LoadedGame(record, load_game(record))
 
 
 def first_batch(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
@@ -184,10 +184,10 @@ def first_batch(request: Request, session, player_id: str, *, deal: Deal, varian
         return render_board(request, unstored, player_id, refused_batch(exc, len(steps)),
                             status_code=422)
     except actions.AlreadyStarted:
-        loaded = actions.started_by(session, player_id, sent.input_id)
-        if loaded is None:  # pragma: no cover - the unique batch id names a stored game
+        stored = actions.started_by(session, player_id, sent.input_id)
+        if stored is None:  # pragma: no cover - the unique batch id names a stored game
             raise
-        return went_on(request, render_board(request, loaded, player_id), loaded)
+        return went_on(request, render_board(request, stored, player_id), stored)
     return went_on(request, render_board(request, loaded, player_id, said_of(done, loaded.game)),
                    loaded)
 
