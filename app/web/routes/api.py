@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import (
     ValidationError,
 )
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import (
@@ -147,7 +148,7 @@ def too_busy(exc: solving.SolverBusy) -> HTTPException:
     return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
 
 
-def played(request: Request, session, response: Response, owned: LoadedGame,
+def played(request: Request, session: Session, response: Response, owned: LoadedGame,
            steps: list[actions.Step], version: int | None) -> Any:
     """``steps`` played by ``actions.apply``, as the board's inputs are: the game as it is
     now with its ETag, 412 on another version, 422 or 409 for the refusals."""
@@ -160,7 +161,7 @@ def played(request: Request, session, response: Response, owned: LoadedGame,
     return with_etag(response, owned)
 
 
-def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
+def precondition_failed(session: Session, stale: LoadedGame) -> JSONResponse:
     """412: the game as it is now, with its ETag, so the client can decide again."""
     loaded = reload(session, stale)
     return JSONResponse(state(loaded).model_dump(mode="json", by_alias=True), status_code=412,

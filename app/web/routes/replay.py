@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.engine import Game, GameStatus, ended_reason
 from app.store import LoadedGame, display_name, load
@@ -72,7 +73,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
                                       block_name="stage" if is_htmx(request) else None)
 
 
-def ended_game(request: Request, session, game_id: str, player_id: str) -> LoadedGame:
+def ended_game(request: Request, session: Session, game_id: str, player_id: str) -> LoadedGame:
     """The game to replay: 404 for none, 409 while it is being played."""
     loaded = load(session, game_id)
     if loaded is None:

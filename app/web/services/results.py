@@ -197,12 +197,12 @@ def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
     return None
 
 
-def results_of(session, record) -> tuple[Result, Result | None, list[Result],
+def results_of(session: Session, record: GameRecord) -> tuple[Result, Result | None, list[Result],
                                            DealResults | None]:
     """An ended game's result, the challenge's it answers, the answers to it, and how
     everyone did on its deal."""
     sender = get_game(session, record.challenge) if record.challenge else None
-    everyone = (deal_results(session, record.deal_number, record.variant)
+    everyone = (deal_results(session, int(record.deal_number), record.variant)
                 if record.deal_number is not None else None)
     return (result_of(session, record), result_of(session, sender) if sender is not None
             else None, answers_to(session, record), everyone)

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import Form, Query, Request
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from app.engine import (
     DEFAULT_VARIANT,
@@ -97,7 +98,7 @@ def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields
     return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
 
 
-def started(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def started(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
             confirmed: bool, action: str, fields: dict[str, Any], starting: str,
             winnable_only: bool = False) -> Response:
     """Start a game, once the player has agreed to abandon the one in progress, if any."""
@@ -109,7 +110,7 @@ def started(request: Request, session, player_id: str, *, deal: Deal, variant: V
 
 
 # --- a deal's page: nothing stored before the first input ------------------------------------
-def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def shown(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
           urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
           daily: date | None = None, extras: dict[str, Any] | None = None) -> Response:
     """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
@@ -129,7 +130,7 @@ def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Var
                                           daily=daily), player_id, urls=urls, extras=extras)
 
 
-def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
+def first_input_starts(request: Request, session: Session, player_id: str, *, deal: Deal,
                        variant: Variant, ask_at: str, sent: BoardInput | None = None,
                        daily: date | None = None, challenge: str | None = None,
                        late_daily: date | None = None) -> Response | LoadedGame:
@@ -164,7 +165,7 @@ def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
     return LoadedGame(record, load_game(record))
 
 
-def first_batch(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def first_batch(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
                 sent: BoardInput, daily: date | None, challenge: str | None,
                 late_daily: date | None) -> Response:
     """A deal page's first batch: the game started and the batch played at once, or neither
