@@ -1,3 +1,4 @@
+// @ts-check
 /* The game on this device: the engine's Game (static/js/engine, the server's rules), and what
  * a board input means on it.
  *
@@ -41,7 +42,7 @@ export class LocalGame {
     this.game = Game.replay(this.deal, this.goal, this.passes, data.moves.map(Move.fromText));
     this.hints = data.hints || 0;
     this.undos = data.undos || 0;
-    this.abandoned = data.status === "abandoned";
+    this.abandoned = data.status === GameStatus.ABANDONED.value;
     this.selected = null;
   }
 
@@ -138,7 +139,7 @@ export class LocalGame {
     this.game = Game.replay(this.deal, this.goal, this.passes, moves.map(Move.fromText));
     this.hints = hints;
     this.undos = undos;
-    this.abandoned = status === "abandoned";
+    this.abandoned = status === GameStatus.ABANDONED.value;
     this.selected = null;
   }
 }

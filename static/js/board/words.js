@@ -1,3 +1,4 @@
+// @ts-check
 /* Every sentence the board's script says, from the page: the script has keys, the words come
  * in the page's language from the catalogs (app/web/core/words.py writes them into
  * `<script type="application/json" id="words">` on every page). A sentence has named

@@ -1,3 +1,4 @@
+// @ts-check
 /* Deals: the 28 pyramid cards and the 24 stock cards. Mirrors app/engine/deal.py, with its
  * JSON and one-line text forms and the same refusals; the deal numbers (their range, parsing
  * and PySolFC's shuffle) are in numbers.js.
