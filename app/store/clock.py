@@ -3,11 +3,11 @@
 The clock starts with play, not with the page; a pause stops it (from any tab, for every
 tab), and what is stored (``seconds``, once the game ends) is what every view shows.
 
-What a pause leaves out is bounded (``PauseRules``, from the settings; issue 34, item 6): the
-first ``grace_seconds`` of every pause count as played, so pausing to think before each move
-saves nothing, and a game's pauses leave out at most ``limit_seconds`` in all, beyond which
-paused time counts as played. ``paused_seconds`` holds what was left out, and the result shows
-it.
+What a pause leaves out is bounded (``PauseRules``, from the settings), so that a shared
+result's time is earned: the first ``grace_seconds`` of every pause count as played, so pausing
+to think before each move saves nothing, and a game's pauses leave out at most
+``limit_seconds`` in all, beyond which paused time counts as played. ``paused_seconds`` holds
+what was left out, and the result shows it.
 """
 
 from __future__ import annotations
