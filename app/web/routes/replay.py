@@ -126,13 +126,14 @@ def replay_context(request: Request, record, game: Game, *, step: int,
         record, shown, elapsed=record.seconds or 0, can_play=False, replay=True,
         hinted=tuple(card.name for card in better.cards) if better else (),
         hinted_action=better.op.value if better and not better.cards else None)
+    reason = ended_reason(record.status, game.outcome())  # an ended game's: never None
     context.update(
         step=step, last=last, steps=described_steps(game), win_from=win_from,
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=record.id)
         + ("&" if win_from is not None else "?") + "step=",
         result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
-        result_reason=engine_sentence(ended_reason(record.status, game.outcome())),
+        result_reason=engine_sentence(reason) if reason is not None else None,
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant))
     return context

@@ -101,10 +101,9 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
 def said_of(done: actions.Applied, game: Game) -> Notice:
     """What the steps did: their last one (a removal's cards fade out where they were)."""
     last = done.steps[-1]
-    if last == actions.UNDO:
+    if not isinstance(last, Move):  # UNDO, the only other step
         return took_back(done.undone[-1])
-    move: Move = last  # type: ignore[assignment]
-    return Notice(describe_played(move, game), removed=tuple(c.name for c in move.cards))
+    return Notice(describe_played(last, game), removed=tuple(c.name for c in last.cards))
 
 
 def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:

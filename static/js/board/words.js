@@ -84,7 +84,8 @@ export function formatNumber(value) {
   return new Intl.NumberFormat(locale).format(value);
 }
 
-/** A card as its button names it: `Queen of hearts`, `Herz-Dame`. @param {{rank: number, suit: string}} card */
+/** A card as its button names it: `Queen of hearts`, `Herz-Dame`.
+ * @param {import("../engine/cards.js").Card} card */
 export function cardName(card) {
   const cards = loaded().words.cards;
   if (!cards) return card.longName;
