@@ -106,7 +106,7 @@ class GameRecord(Base):
     # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    # Set once, when a counted game ends (app/store/games.py record_result): its place in the
+    # Set once, when a counted game ends (app/store/places.py record_result): its place in the
     # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
     # within its variant and over all variants. Streak figures are then plain aggregates.
     seq: Mapped[int | None] = mapped_column(Integer)

@@ -117,7 +117,7 @@ def statistics(session: Session, player_id: str) -> Statistics:
     """Every figure of the statistics page, per variant and in total.
 
     One aggregate over the covering index gives the counts, times, moves, cards and longest
-    streaks (each game carries the streak it ends, see games.record_result); then one
+    streaks (each game carries the streak it ends, see places.record_result); then one
     single-row look-up per played variant, and one overall, give the current streaks.
     """
     stats = Statistics(variants={v: Figures(variant=v) for v in VARIANTS})

@@ -2,9 +2,10 @@
 /* The game on this device: the engine's Game (static/js/engine, the server's rules), and what
  * a board input means on it.
  *
- * A press on a card reads exactly as the server's form reads a click (app/web/routes/board.py,
- * read_click): a lone card that is not a King becomes the selection; the same card again drops
- * it; a King, or a second card, is a removal for the engine to judge. Every step (a move or an
+ * A press on a card reads exactly as the server's form reads a click
+ * (app/web/services/boardinput.py, read_click): a lone card that is not a King becomes the
+ * selection; the same card again drops it; a King, or a second card, is a removal for the
+ * engine to judge. Every step (a move or an
  * undo) is played here first and drawn at once; the server replays it with its own engine. */
 
 import {

@@ -21,7 +21,8 @@ import { csrfToken } from "./dom.js";
 import * as saved from "./saved.js";
 import { languageHeaders } from "./words.js";
 
-export const BATCH = 100;           // steps a batch may hold (app/web/routes/board.py, BATCH_LIMIT)
+// The steps a batch may hold (app/web/services/boardinput.py, BATCH_LIMIT).
+export const BATCH = 100;
 const RETRY_FIRST = 500, RETRY_MOST = 8000;   // ms between tries while the server is away
 
 let batchCount = (() => {
