@@ -5,8 +5,8 @@
  * A press on a card reads exactly as the server's form reads a click
  * (app/web/services/boardinput.py, read_click): a lone card that is not a King becomes the
  * selection; the same card again drops it; a King, or a second card, is a removal for the
- * engine to judge. Every step (a move or an
- * undo) is played here first and drawn at once; the server replays it with its own engine. */
+ * engine to judge. Every step (a move or an undo) is played here first and drawn at once; the
+ * server replays it with its own engine. */
 
 import {
   Card, Deal, Game, GameStatus, IllegalMove, Move, Op, gameOver, score,
