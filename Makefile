@@ -61,12 +61,16 @@ lint: venv-test
 	$(BIN)/ruff check .
 
 # ruff, the types (mypy on app/, configured in pyproject.toml; tsc on static/js, configured in
-# tsconfig.json), then the suite.
+# tsconfig.json), then the suite in TEST_WORKERS processes (pytest-xdist): most of a browser
+# test's time is spent waiting on its server and Chromium, so more workers than cores pays; a
+# module stays on one worker (--dist loadscope), so its module-wide fixtures (a server, a Node
+# run) start once.
+TEST_WORKERS ?= 3
 test: venv-test node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	npx --no-install tsc -p tsconfig.json
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 # The image and deploy/compose.yaml under podman, as operators run them (tests/deploy/test_image.py
 # and test_stack.py): base images made from Debian's packages where Docker Hub can't be reached
