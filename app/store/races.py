@@ -28,8 +28,9 @@ from sqlalchemy.orm import Session
 
 from app.engine import Deal
 
+from .db import Database
 from .games import new_game_id, new_record
-from .models import GameRecord, Player, Race, RaceEvent, Racer, utcnow
+from .models import GameRecord, Player, Race, RaceEvent, Racer, rows_changed, utcnow
 
 __all__ = [
     "CHANNEL",
@@ -170,7 +171,7 @@ def start_race(session: Session, race: Race, *, countdown_seconds: float = 3.0,
         update(Race).where(Race.key == race.key, Race.status == "waiting")
         .values(status="countdown", starts_at=starts_at, ends_at=ends_at)
         .execution_options(synchronize_session=False))
-    if not done.rowcount:
+    if not rows_changed(done):
         return False
     session.refresh(race)
     deal = Deal.from_number(int(race.deal_number))
@@ -189,9 +190,9 @@ def mark_finished(session: Session, race: Race, *, was: tuple[str, ...] = (
     done = session.execute(update(Race).where(Race.key == race.key, Race.status.in_(was))
                            .values(status="finished")
                            .execution_options(synchronize_session=False))
-    if done.rowcount:
+    if rows_changed(done):
         race.status = "finished"
-    return bool(done.rowcount)
+    return bool(rows_changed(done))
 
 
 def mark_running(session: Session, race: Race) -> bool:
@@ -200,9 +201,9 @@ def mark_running(session: Session, race: Race) -> bool:
                                               Race.status == "countdown")
                            .values(status="running")
                            .execution_options(synchronize_session=False))
-    if done.rowcount:
+    if rows_changed(done):
         race.status = "running"
-    return bool(done.rowcount)
+    return bool(rows_changed(done))
 
 
 def due_races(session: Session, now: datetime | None = None) -> list[Race]:
@@ -288,7 +289,7 @@ def set_rematch(session: Session, race: Race, rematch_key: str) -> bool:
     done = session.execute(update(Race).where(Race.key == race.key, Race.rematch.is_(None))
                            .values(rematch=rematch_key)
                            .execution_options(synchronize_session=False))
-    return bool(done.rowcount)
+    return bool(rows_changed(done))
 
 
 def races_of_player(session: Session, player_id: str, limit: int = 20) -> list[Race]:
@@ -298,7 +299,7 @@ def races_of_player(session: Session, player_id: str, limit: int = 20) -> list[R
         .where(Racer.player_id == player_id).order_by(Racer.joined_at.desc()).limit(limit)))
 
 
-async def listen(database) -> Any:
+async def listen(database: Database) -> Any:
     """A PostgreSQL connection of its own (autocommit) listening on ``CHANNEL``; its
     ``notifies()`` yields each announcement (``<race key> <event id>``)."""
     engine = database.engine

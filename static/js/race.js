@@ -1,3 +1,4 @@
+// @ts-check
 /* A race, live (docs/races.md): the strip of racers on the race page and on a racer's board,
  * kept from the race's Server-Sent Events (/races/{key}/events; EventSource reconnects with
  * Last-Event-ID by itself). The words come from the strip's data-word-* attributes, in the
@@ -101,7 +102,8 @@
 
     function ended() {
       if (countdown) { countdown.dataset.countdown = "0"; countdown.textContent = strip.dataset.wordGo; }
-      var play = document.querySelector("[data-play]");
+      /** @type {HTMLAnchorElement | null} */
+      var play = document.querySelector("a[data-play]");
       if (play) {
         play.hidden = false;
         if (page && you) window.location.assign(play.href);  /* off to the board, together */

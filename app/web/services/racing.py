@@ -214,7 +214,7 @@ def rematch(session: Session, settings: Settings, key: str, player_id: str) -> R
         raise RaceRefused(403, _("Only this race's racers can ask for a rematch."))
     if race.rematch:
         return get(session, race.rematch)
-    variant = Variant(race.goal, race.passes)  # type: ignore[arg-type]
+    variant = Variant(race.goal, race.passes)
     new = stored.create_race(session, race.creator, Deal.from_number(
         odds.winnable_deal(variant)), race.goal, race.passes, hints=race.hints,
         limit_seconds=race.limit_seconds)
