@@ -157,7 +157,8 @@ def test_analysis_and_replay_are_refused_while_the_race_runs(clients):
     assert clients[1].post("/api/games", json={"deal": 3}).status_code == 201
     assert clients[0].get(f"/api/games/{games[1]}").json()["status"] == "abandoned"
     refused = clients[2].get(f"/api/games/{games[1]}/analysis")
-    assert refused.status_code == 403
+    assert refused.status_code == 403 and "race" in refused.json()["detail"]
+    assert clients[2].get(f"/games/{games[1]}/analysis").status_code == 403
     assert clients[2].get(f"/games/{games[1]}/replay").status_code == 403
     # The same deal, played by anyone else, is kept too.
     other = clients[3].post("/api/games", json={"deal": DEAL}).json()["id"]

@@ -57,7 +57,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.refusals import refusal_sentence
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.core.words import engine_sentence
-from app.web.services import actions, results, solving, spoilers, witness
+from app.web.services import actions, racing, results, solving, spoilers, witness
 from app.web.views.apimodels import (
     AnalysisOut,
     GameState,
@@ -279,6 +279,8 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
     if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))
+    if racing.in_race(loaded.game.deal.number):
+        raise HTTPException(403, racing.why_raced())
     if spoilers.kept_private(loaded.game):
         raise HTTPException(403, spoilers.why_private())
     try:

@@ -29,7 +29,7 @@ from app.web.core.links import path_for
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.services import actions, results, solving, spoilers, witness
+from app.web.services import actions, racing, results, solving, spoilers, witness
 from app.web.services.boardinput import BoardInput, BoardInputDep, give_hint, take_input
 from app.web.services.boardpage import NO_STORE, render_board
 from app.web.views.templating import templates
@@ -93,6 +93,8 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                         _("A game is analysed once it has ended: ask for a hint meanwhile."),
                         link=(path_for(request, "board", game_id=record.id),
                               _("Go to the game")))
+    if racing.in_race(loaded.game.deal.number):
+        raise PageError(403, racing.raced_title(), racing.why_raced())
     if spoilers.kept_private(loaded.game):
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),
                         link=(path_for(request, "replay", game_id=record.id),
