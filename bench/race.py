@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/race.py [--racers 8] [--watchers 200] [--moves 40]
     .venv/bin/python bench/race.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
+    .venv/bin/python bench/race.py --idle-streams 2000
 
 Starts the server as ``bench/load.py`` does (SQLite: one process; PostgreSQL: two, so that a
 move saved by one process reaches the streams held by the other through NOTIFY). A race of
@@ -115,6 +116,49 @@ async def race(base: str, racers: int, watchers: int, moves: int, pause: float) 
     return seen
 
 
+def rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+async def idle(base: str, streams: int, pids: list[int]) -> None:
+    """``streams`` open streams of one race: the server's memory per stream, and a
+    bystander's GET meanwhile."""
+    maker = httpx.AsyncClient(base_url=base, timeout=30)
+    watching = httpx.AsyncClient(base_url=base, timeout=None,
+                                 limits=httpx.Limits(max_connections=streams + 10))
+    key = (await maker.post("/api/races", json={})).json()["key"]
+    before = rss_kib(pids)
+    ready, stop, opened = asyncio.Event(), asyncio.Event(), [0]
+    seen = Seen()
+    seen.streams = streams
+    tasks = [asyncio.create_task(watch(watching, key, seen, ready, stop, opened))
+             for _ in range(streams)]
+    await asyncio.wait_for(ready.wait(), 300)
+    await asyncio.sleep(2)
+    after = rss_kib(pids)
+    timings = []
+    for _ in range(300):
+        start = time.monotonic()
+        assert (await maker.get(f"/api/races/{key}")).status_code == 200
+        timings.append(time.monotonic() - start)
+        await asyncio.sleep(0.02)
+    print(f"{streams} streams open: server RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB, "
+          f"{(after - before) / streams:.1f} KiB a stream")
+    print(f"a bystander's GET /api/races/{{key}} ms p50 / p95 / p99 / max: "
+          f"{load.spread(timings)}")
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await watching.aclose()
+    await maker.aclose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--racers", type=int, default=8)
@@ -122,6 +166,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=0.5)
     parser.add_argument("--database-url")
+    parser.add_argument("--idle-streams", type=int, default=0,
+                        help="instead: open this many streams; memory and a bystander's GET")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="race-bench-"))
     url = args.database_url or f"sqlite:///{folder / 'race.db'}"
@@ -133,6 +179,9 @@ def main() -> None:
                        "GAME_BURST": "100000", "ADDRESS_GAME_BURST": "100000"})
     with server:
         pids = server.pids()
+        if args.idle_streams:
+            asyncio.run(idle(server.url, args.idle_streams, pids))
+            return
         before = load.cpu_times(pids)
         client_before = time.process_time()
         seen = asyncio.run(race(server.url, args.racers, args.watchers, args.moves, args.pause))
