@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -20,6 +19,7 @@ from app.web.core.htmx import see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.scope import is_api
+from app.web.core.threads import in_thread
 from app.web.core.words import engine_sentence
 from app.web.services import broadcast, racestream, racing, starting
 from app.web.services.boardpage import NO_STORE
@@ -182,4 +182,4 @@ async def events(request: Request, key: str, settings: SettingsDep,
 
 
 async def hub_has(hub: broadcast.Hub, key: str) -> bool:
-    return len(key) <= 32 and bool(await asyncio.to_thread(hub.events, key, None))
+    return len(key) <= 32 and bool(await in_thread(hub.events, key, None))

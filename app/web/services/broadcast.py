@@ -32,6 +32,7 @@ from typing import Any
 
 from app.settings import Settings
 from app.store import races as stored
+from app.web.core.threads import in_thread
 
 log = logging.getLogger("pyramid.races")
 
@@ -141,7 +142,7 @@ class Hub:
                 after = self.cursors.get(key)
                 if after is None:
                     return
-                events = await asyncio.to_thread(self._events_after, key, after)
+                events = await in_thread(self._events_after, key, after)
                 for event in events:
                     for subscription in list(self.streams.get(key, ())):
                         subscription.put(event)
@@ -176,7 +177,7 @@ class Hub:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         try:
-            self.deals = await asyncio.to_thread(self._live_deals)
+            self.deals = await in_thread(self._live_deals)
         except Exception:  # no database yet: the first ticks read them
             log.warning("The live races' deals could not be read at start")
         HUBS.add(self)
@@ -196,17 +197,20 @@ class Hub:
         self.loop = None
 
     async def _tick(self) -> None:
-        ticks = 0
+        ticks, failing = 0, False
         while True:
             try:
                 if ticks % DEALS_EVERY == DEALS_EVERY - 1:
-                    self.deals = await asyncio.to_thread(self._live_deals)
+                    self.deals = await in_thread(self._live_deals)
                 if self.on_tick is not None:
-                    await asyncio.to_thread(self.on_tick, self.database)
+                    await in_thread(self.on_tick, self.database)
             except asyncio.CancelledError:
                 raise
+                failing = False
             except Exception:
-                log.warning("Races could not be moved on: %s", "the database failed")
+                if not failing:  # once a failure, not four times a second
+                    log.warning("Races could not be moved on: the database failed")
+                failing = True
             ticks += 1
             await asyncio.sleep(TICK_SECONDS)
 

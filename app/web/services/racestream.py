@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from app.web.core.threads import in_thread
 from app.web.services.broadcast import CUT, Hub, Subscription
 
 RETRY_MS = 1000
@@ -37,7 +38,7 @@ async def events(hub: Hub, subscription: Subscription, after: int | None,
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
         sent = after if after is not None else 0
-        for event_id, payload in await asyncio.to_thread(hub.events, subscription.key, after):
+        for event_id, payload in await in_thread(hub.events, subscription.key, after):
             yield frame(event_id, payload)
             sent = event_id
         while True:
@@ -52,7 +53,7 @@ async def events(hub: Hub, subscription: Subscription, after: int | None,
             if event_id <= sent:
                 continue
             if event_id > sent + 1:  # a gap (news lost while catching up): read it
-                for missed_id, missed in await asyncio.to_thread(hub.events,
+                for missed_id, missed in await in_thread(hub.events,
                                                                  subscription.key, sent):
                     if missed_id > sent:
                         yield frame(missed_id, missed)
