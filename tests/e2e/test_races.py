@@ -129,3 +129,19 @@ def test_a_racers_board_with_its_strip_fits_a_phone(browser, server, artifacts, 
         page.screenshot(path=str(artifacts / name))
     finally:
         context.close()
+
+
+def test_the_race_page_and_a_racers_board_pass_axe(page):
+    from tests.e2e.test_accessibility import serious, violations
+
+    checked = {}
+    page.goto("/")
+    page.click('[data-action="race"]')
+    page.wait_for_selector("[data-race] [data-racer='1']")
+    checked["race, waiting"] = violations(page)
+    page.click('[data-action="start"]')
+    page.wait_for_url("**/games/*")
+    page.wait_for_selector("[data-race] [data-racer='1'][data-status='playing']")
+    checked["racer's board"] = violations(page)
+    bad = serious(checked)
+    assert not bad, "\n".join(bad)
