@@ -193,7 +193,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     health_check = HealthCheck(database)
     transfers = Transfers()
     metrics.POOL.watch(database.engine)
-    hub = broadcast.install(database, settings, racing.tick)
+    # The races' hub reads through an engine of its own: its clock and its streams' reads
+    # never take the requests' pooled connections (docs/races.md).
+    hub = broadcast.install(Database(settings.database_url), settings, racing.tick)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -210,6 +212,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         yield
         await hub.stop()
+        hub.database.dispose()
         sampling.cancel()
         metrics.process_ended()
         sys.setswitchinterval(switch_interval)

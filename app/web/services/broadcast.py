@@ -38,8 +38,9 @@ log = logging.getLogger("pyramid.races")
 
 TICK_SECONDS = 0.25
 """How often the hub looks for races behind the clock."""
-DEALS_EVERY = 4
-"""Ticks between two readings of the deals in live races."""
+DEALS_EVERY = 8
+"""Ticks between two readings of the deals in live races (and of races behind the clock,
+when none is live in this process)."""
 CUT = object()
 """What a stream's queue gets when the stream is to end."""
 
@@ -200,9 +201,12 @@ class Hub:
         ticks, failing = 0, False
         while True:
             try:
+                # Quick while a race is live here (streams open, a deal held); else at the
+                # pace of the live deals' reading, for the races other processes run.
+                quick = bool(self.streams or self.deals)
                 if ticks % DEALS_EVERY == DEALS_EVERY - 1:
                     self.deals = await in_thread(self._live_deals)
-                if self.on_tick is not None:
+                if self.on_tick is not None and (quick or ticks % DEALS_EVERY == 0):
                     await in_thread(self.on_tick, self.database)
             except asyncio.CancelledError:
                 raise
@@ -283,5 +287,5 @@ def release_deal(number: int) -> None:
 
 
 def deal_in_race(number: int | None) -> bool:
-    """Whether a race not yet over is on this deal (read every second from the database)."""
+    """Whether a race not yet over is on this deal (read every 2 s from the database)."""
     return number is not None and any(number in hub.deals for hub in list(HUBS))
