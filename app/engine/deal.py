@@ -31,6 +31,8 @@ is twenty nines)."""
 _CANONICAL = re.compile(DEAL_NUMBER_PATTERN, re.ASCII)
 TYPED_NUMBER_MAX_LENGTH = 64
 """Longer typed text is refused before any conversion."""
+SHOWN_TEXT_MAX_LENGTH = 30
+"""A longer text that is not a deal number is not repeated in the refusal."""
 RANGE = {"first": MIN_DEAL_NUMBER, "last": MAX_DEAL_NUMBER}
 """The fields every refusal of a deal number carries: the range of deal numbers."""
 MS_DEALS_BELOW = 32000
@@ -121,7 +123,8 @@ class Deal:
         ``1_234``) and a leading ``#`` are fine. Errors give the range."""
         if isinstance(text, int) and not isinstance(text, bool):
             return _in_range(text)
-        text = str(text)
+        if not isinstance(text, str):
+            raise DealError(Code.NOT_A_DEAL_NUMBER, text=text, **RANGE)
         # Length first: int() of thousands of digits is slow, and past 4,300 digits it
         # raises a ValueError of its own. The widest deal, with separators, is 26 chars.
         if len(text) > TYPED_NUMBER_MAX_LENGTH:
@@ -136,7 +139,7 @@ class Deal:
         """Read a deal number written the one way links and the API write it
         (``DEAL_NUMBER_PATTERN``), so that each deal has one link."""
         if not isinstance(text, str) or not _CANONICAL.fullmatch(text):
-            if len(str(text)) > 30:
+            if isinstance(text, str) and len(text) > SHOWN_TEXT_MAX_LENGTH:
                 raise DealError(Code.NOT_PLAIN_DIGITS_LONG, **RANGE)
             raise DealError(Code.NOT_PLAIN_DIGITS, text=text, **RANGE)
         return int(text)  # 20 digits at most: always in range
