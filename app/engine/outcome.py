@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from .refusals import Code, Refusal
+from .refusals import ENDED, Code, Refusal
 
 
 class Termination(Enum):
@@ -25,21 +25,11 @@ class Termination(Enum):
     DECK_STUCK = "deck_stuck"
 
 
-REASONS = {
-    Termination.PYRAMID_CLEARED: "The pyramid is cleared.",
-    Termination.DECK_CLEARED: "All 52 cards are cleared.",
-    Termination.NO_MOVES: "No move is left.",
-    Termination.PYRAMID_STUCK: (
-        "No free pyramid card can ever be removed: none is a King, no two make 13, "
-        "and no card in the stock or waste makes 13 with one."
-    ),
-    Termination.DECK_STUCK: (
-        "The pyramid is cleared, but no card left in the stock and waste is a King "
-        "and no two of them make 13."
-    ),
-}
+REASONS = {termination: ENDED[termination.value] for termination in Termination}
+"""RULES.md's reason for each ending, in English (for logs and the CLI; a player reads the
+catalogs' words for the same termination)."""
 
-ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
+ABANDONED_REASON = ENDED["abandoned"]
 
 
 class GameStatus(StrEnum):

@@ -84,11 +84,24 @@ def _and(names: list[str]) -> str:
     return " and ".join(names)
 
 
-def _game_over(status: str, termination: str | None) -> str:
-    from .outcome import GameStatus, Outcome, Termination, ended_reason
+ENDED = {
+    "pyramid_cleared": "The pyramid is cleared.",
+    "deck_cleared": "All 52 cards are cleared.",
+    "no_moves": "No move is left.",
+    "pyramid_stuck": ("No free pyramid card can ever be removed: none is a King, no two make "
+                      "13, and no card in the stock or waste makes 13 with one."),
+    "deck_stuck": ("The pyramid is cleared, but no card left in the stock and waste is a King "
+                   "and no two of them make 13."),
+    "abandoned": "The player left this game for another one, so it counts as abandoned.",
+}
+"""Why a game ended, in English, by its termination (or ``abandoned``): ``outcome``'s reasons."""
 
-    outcome = Outcome(Termination(termination)) if termination else None
-    why = ended_reason(GameStatus(status), outcome) or f"It was {status}."
+
+def _game_over(status: str, termination: str | None) -> str:
+    if status == "abandoned":
+        why = ENDED["abandoned"]
+    else:
+        why = ENDED[termination] if termination else f"It was {status}."
     return f"The game is over: {why} Its result is final."
 
 
@@ -167,20 +180,33 @@ ENGLISH: dict[Code, English] = {
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why the engine says no: a ``Code`` and its fields (plain JSON values)."""
+    """Why the engine says no: a ``Code`` and its fields (plain JSON values). The store makes
+    its few refusals the same way, with codes of its own (``app.store.refusals``)."""
 
-    code: Code
+    code: str
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        english = ENGLISH[self.code]
+        english = ENGLISH.get(self.code)  # type: ignore[call-overload]  # a Code is a str
+        if english is None:  # a store refusal: its exception carries its English
+            return f"{self.code} {dict(self.fields)}"
         if callable(english):
             return english(**self.fields)
         return english.format(**self.fields)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"code": "covered", "fields": {"card": "AD", "by": ["3S", "5S"]}}``."""
-        return {"code": self.code.value, "fields": dict(self.fields)}
+        """``{"code": "covered", "fields": {"card": "AD", "by": ["3S", "5S"]}}``: plain data,
+        for JSON and for another process."""
+        return {"code": str(self.code), "fields": dict(self.fields)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Refusal:
+        """``to_dict``'s form read back (an engine code as its ``Code``)."""
+        code = str(data["code"])
+        return cls(Code(code) if code in CODES else code, dict(data.get("fields") or {}))
+
+
+CODES = frozenset(code.value for code in Code)
 
 
 def refusal(code: Code, **fields: Any) -> Refusal:
@@ -192,11 +218,11 @@ class Refused(ValueError):
     """What the engine raises when it says no: ``refusal`` says why, as a value; ``str`` is
     its English (or ``message``, a longer English for logs), never to be parsed."""
 
-    def __init__(self, why: Refusal | Code, message: str | None = None, /,
+    def __init__(self, why: Refusal | str, message: str | None = None, /,
                  **fields: Any) -> None:
         self.refusal = why if isinstance(why, Refusal) else Refusal(why, fields)
         super().__init__(message if message is not None else str(self.refusal))
 
     @property
-    def code(self) -> Code:
+    def code(self) -> str:
         return self.refusal.code

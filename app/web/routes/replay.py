@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.engine import Game, GameStatus, ended_reason
+from app.engine import Game, GameStatus
 from app.store import LoadedGame, display_name, load
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.errors import PageError
@@ -26,7 +26,7 @@ from app.web.core.htmx import is_htmx
 from app.web.core.i18n import gettext as _
 from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import ending
 from app.web.services import solving, spoilers, witness
 from app.web.views.templating import templates
 from app.web.views.view import board_context, described_steps, format_duration
@@ -131,7 +131,7 @@ def replay_context(request: Request, record, game: Game, *, step: int,
         + ("&" if win_from is not None else "?") + "step=",
         result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
-        result_reason=engine_sentence(ended_reason(record.status, game.outcome())),
+        result_reason=ending(record.status, game.outcome()),
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant))
     return context
