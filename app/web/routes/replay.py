@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.engine import Game, GameStatus
 from app.store import LoadedGame, display_name, load
@@ -68,11 +69,11 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     context = replay_context(request, loaded.record, game, step=step, win_from=win_from)
     context.update(autoplay=play and context["step"] < context["last"], lost_at=lost_at,
                    owner_name=owner_name, mine=loaded.record.player_id == player_id)
-    blocks = {"block_name": "stage"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "replay.html", context, **blocks)
+    return templates.TemplateResponse(request, "replay.html", context,
+                                      block_name="stage" if is_htmx(request) else None)
 
 
-def ended_game(request: Request, session, game_id: str, player_id: str) -> LoadedGame:
+def ended_game(request: Request, session: Session, game_id: str, player_id: str) -> LoadedGame:
     """The game to replay: 404 for none, 409 while it is being played."""
     loaded = load(session, game_id)
     if loaded is None:

@@ -1,3 +1,4 @@
+// @ts-check
 /* Why a move is refused: mirrors Game.why_illegal and Game.why_not_free of app/engine/game.py
  * refusal for refusal (the same codes, the same fields), so a page that judges a move itself
  * refuses it as the server would. Game's methods of the same names call these. */

@@ -1,3 +1,4 @@
+// @ts-check
 /* How a game ends, and where a game stands: mirrors app/engine/outcome.py.
  *
  * The engine decides won and lost (Outcome); a stored game can also be abandoned. All four are

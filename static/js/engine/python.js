@@ -1,3 +1,4 @@
+// @ts-check
 /* The few bits of Python whose rules decide what the engine accepts: str.strip()'s whitespace,
  * truthiness, and "is it a dict". app/engine reads a player's text and a JSON body with
  * them, so the JS engine must accept and refuse exactly the same inputs; what it refuses is a

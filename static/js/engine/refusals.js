@@ -1,3 +1,4 @@
+// @ts-check
 /* Refusals as values: mirrors app/engine/refusals.py. Every "no" of the engine is a Refusal, a
  * stable snake_case code and its fields (`covered` {card: "AD", by: ["3S", "5S"]}), the same
  * codes with the same fields as the Python engine's (tests/engine/test_js_conformance.py
