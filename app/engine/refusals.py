@@ -117,7 +117,7 @@ def _cards_wrong(doubled: list[str], missing: list[str]) -> str:
 NUMBERED = "deals are numbered from {first} to {last:,}"
 English = str | Callable[..., str]
 
-ENGLISH: dict[Code, English] = {
+ENGLISH: dict[str, English] = {
     Code.NOTHING_TO_DRAW: "The stock and the waste are both empty: there is nothing to draw.",
     Code.RECYCLE_FIRST: "The stock is empty: recycle the waste to start the next pass.",
     Code.STOCK_EXHAUSTED: "The stock is empty and no passes are left.",
@@ -187,7 +187,7 @@ class Refusal:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        english = ENGLISH.get(self.code)  # type: ignore[call-overload]  # a Code is a str
+        english = ENGLISH.get(self.code)
         if english is None:  # a store refusal: its exception carries its English
             return f"{self.code} {dict(self.fields)}"
         if callable(english):

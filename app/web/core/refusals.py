@@ -135,8 +135,8 @@ MESSAGES: dict[str, Message] = {
 UNREADABLE_GAME = _l("Game %(game)s cannot be read.")
 """``import_unreadable`` when no engine refusal says why."""
 
-COUNTS = {Code.STOCK_NOT_EMPTY: "count", Code.NO_PASSES_LEFT: "passes",
-          Code.DEAL_TEXT_TOO_LONG: "length"}
+COUNTS: dict[str, str] = {Code.STOCK_NOT_EMPTY: "count", Code.NO_PASSES_LEFT: "passes",
+                          Code.DEAL_TEXT_TOO_LONG: "length"}
 """The field whose number chooses a counted message's form (its ``%(count)s``)."""
 
 ENDINGS: dict[str, LazyProxy] = {
