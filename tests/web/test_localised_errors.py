@@ -16,7 +16,7 @@ import pytest
 from babel.support import NullTranslations
 from fastapi.testclient import TestClient
 
-from app.engine import Code, Deal, Refusal, Variant
+from app.engine import Code, Deal, Game, Refusal, Variant
 from app.engine.deal import DealError
 from app.engine.variant import GameSetupError
 from app.store import StoreCode
@@ -137,6 +137,25 @@ def test_the_apis_422_keeps_its_shape_in_german(client, marked, body):
     same_shape(english.json(), german.json())
     assert english.json()["detail"].startswith("The request is not valid: ")
     assert german.json()["detail"].startswith(MARK + "The request is not valid: ")
+
+
+def test_a_refused_move_has_its_code_in_errors_and_its_sentence_in_german(client, marked):
+    """The API's 422 for a refused move: ``errors[0].type`` is the refusal's code (the same in
+    every language), ``detail`` its sentence in the player's language."""
+    game_id = start_deal(client, 3)
+    game = Game(Deal.from_number(3))
+    covered = next(c for i, c in enumerate(game.pyramid) if not game.is_free_position(i))
+    free = [c for c in game.free_cards() if not c.is_king]
+    a, b = next((a, b) for i, a in enumerate(free) for b in free[i + 1:] if a.rank + b.rank != 13)
+    for body, code in (({"op": "remove", "cards": [covered.name]}, "covered"),
+                       ({"op": "remove", "cards": [a.name, b.name]}, "not_thirteen"),
+                       ({"op": "recycle"}, "stock_not_empty")):
+        english = client.post(f"/api/games/{game_id}/moves", json=body)
+        german = client.post(f"/api/games/{game_id}/moves", json=body, headers=DE)
+        assert english.status_code == german.status_code == 422, body
+        assert english.json()["errors"][0]["type"] == german.json()["errors"][0]["type"] == code
+        assert english.json()["errors"] == german.json()["errors"]
+        assert german.json()["detail"].startswith(MARK) and MARK not in english.json()["detail"]
 
 
 def test_the_apis_refusal_of_a_move_is_the_engines_sentence_in_german(client, marked):
