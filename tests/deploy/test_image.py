@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.deploy.containers import Podman, named
+from tests.deploy.containers import Podman, named, revision
 from tests.deploy.proxysite import free_port
 
 pytestmark = pytest.mark.containers
@@ -105,6 +105,18 @@ def test_it_migrates_serves_as_uid_10001_and_logs_json(podman, server):
     assert any(e.get("logger", "").startswith("alembic") for e in entries)  # it migrated
     assert any(e.get("request_id") == "image-check-1" and e.get("route") == "/healthz"
                and e.get("status") == 200 for e in entries)
+
+
+def test_it_says_which_build_it_is_in_its_labels_and_its_health(podman, server, images):
+    labels = json.loads(podman.text("image", "inspect", "--format", "{{json .Labels}}",
+                                    images["PYRAMID_IMAGE"]))
+    commit = revision()
+    assert labels["org.opencontainers.image.revision"] == commit and len(commit) == 40
+    assert labels["org.opencontainers.image.title"] == "Pyramid"
+    health = httpx.get(server.url + "/healthz").json()
+    assert health["version"] == (f"{labels['org.opencontainers.image.version']}"
+                                 f"+{commit[:12]}")
+    assert health["revision"] == commit
 
 
 def test_a_game_lives_in_the_volume_across_a_new_container(server):
