@@ -39,7 +39,7 @@ from app.web.core.budget import Budget
 from app.web.core.csrf import require_csrf
 from app.web.core.i18n import LanguageMiddleware
 from app.web.core.i18n import gettext as _
-from app.web.core.observe import Observe
+from app.web.core.observe import Observe, flatten
 from app.web.core.player import PlayerCookie
 from app.web.core.security import (
     BodyLimit,
@@ -236,7 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(PlayerCookie(settings).middleware)
     # Outside the cookie's session look-up and every route: refused before any work (it
     # reads the cookie's signed player itself).
-    app.add_middleware(Budget, settings=settings)
+    app.add_middleware(Budget, settings=settings, routes=lambda: flatten(app.router.routes))
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
