@@ -55,7 +55,7 @@ def test_the_proxy_knows_each_app_by_its_fixed_address():
         assert proxy[variable] == f"{address}:8000"
         assert ipaddress.ip_address(address.split(":-")[1].rstrip("}")) in network
     template = (DEPLOY / "pyramid.conf.template").read_text()
-    needed = set(re.findall(r"\$\{([A-Z_]+)\}", template))
+    needed = set(re.findall(r"\$\{([A-Z0-9_]+)\}", template))
     given = set(services["proxy"]["environment"])
     assert needed <= given, needed - given
     assert "resolver" not in re.findall(r"(?m)^\s*(\w+)", template)
