@@ -1,0 +1,72 @@
+"""How many hints one player gets before a 429, through the shipped nginx in front of two app
+processes (``tests/deploy/proxysite.py``): with the template as shipped (a player kept on one
+app by the hash of their cookie) and, with ``--spread``, with that hash taken out (each
+request to either app, as before), where each app keeps its own budget for the player.
+
+    .venv/bin/python bench/budgets_behind_proxy.py [--players 20] [--spread]
+
+Each player: a cookie of its own, one game, then hints as fast as they come back until the
+first 429. Printed: the hints each player got (SEARCH_BURST is 15: a burst of 15 past the rate
+is 16 at once), and the time a request took through the proxy (p50, p99).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.prestart import migrate  # noqa: E402
+from tests.deploy import proxysite  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--spread", action="store_true",
+                        help="each request to either app (the hash on the cookie taken out)")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="pyramid-budgets-"))
+    if args.spread:
+        template = proxysite.TEMPLATE.read_text().replace(
+            "    hash $pyramid_affinity consistent;\n", "")
+        spread = folder / "spread.conf.template"
+        spread.write_text(template)
+        proxysite.TEMPLATE = spread
+    url = f"sqlite:///{folder / 'pyramid.db'}"
+    migrate(url)
+    site = proxysite.Site(folder, url)
+    counts, times = [], []
+    try:
+        site.both_apps()
+        site.proxy.start()
+        for _ in range(args.players):
+            with site.proxy.client() as client:
+                game = client.post("/api/games", json={"deal": 617}).json()["id"]
+                got = 0
+                while True:
+                    began = time.perf_counter()
+                    answer = client.post(f"/api/games/{game}/hint")
+                    times.append(time.perf_counter() - began)
+                    if answer.status_code == 429:
+                        break
+                    assert answer.status_code == 200, answer.text
+                    got += 1
+                    assert got < 200, "no 429"
+                counts.append(got)
+    finally:
+        site.close()
+    times.sort()
+    print(f"{'spread over both apps' if args.spread else 'kept on one app'}: hints before "
+          f"the first 429, {args.players} players: min {min(counts)}, median "
+          f"{statistics.median(counts):g}, max {max(counts)}; a hint through the proxy p50 "
+          f"{times[len(times) // 2] * 1000:.1f} ms, p99 {times[int(len(times) * .99)] * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
