@@ -133,15 +133,16 @@ def revision(checkout: Path = PROJECT_DIR) -> str:
 
 
 def build_image(podman: Podman, python_image: str, checkout: Path = PROJECT_DIR,
-                what: str = "image") -> str:
+                what: str = "image", commit: str | None = None) -> str:
     """The project's image, from the Dockerfile of ``checkout`` on ``python_image``, with its
-    commit as REVISION; its tag."""
+    commit (``commit``, else the checkout's) as REVISION; its tag."""
     tag = f"localhost/{named(what)}:latest"
     lend_ca = (["-v", f"{HOST_CA_BUNDLE}:{HOST_CA_BUNDLE}:ro"] if HOST_CA_BUNDLE.exists()
                else [])
     podman("build", "--format", "docker", "--pull=never", *lend_ca,
            "--build-arg", f"PYTHON_IMAGE={python_image}",
-           "--build-arg", f"REVISION={revision(checkout)}", "--label", f"pyramid-test={RUN}",
+           "--build-arg", f"REVISION={commit or revision(checkout)}",
+           "--label", f"pyramid-test={RUN}",
            "-t", tag, str(checkout), timeout=900)
     return tag
 

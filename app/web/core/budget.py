@@ -19,9 +19,12 @@ engine.
   nginx counts them: the burst is the requests past the rate allowed at once; an honest player
   never sees the limit.
 - **In process memory.** A budget is not game state: a restart forgets it (a fresh budget for
-  everyone), and each server process keeps its own (behind nginx's ``limit_req`` for the
-  whole site). Buckets that have filled up again are dropped, so the memory is bounded by the
-  clients of the last minutes.
+  everyone), and each server process keeps its own. Behind the shipped nginx a player's
+  requests all reach one app (its upstream hashes the player cookie), so that app's bucket is
+  the player's whole budget; an address's is nginx's ``limit_req`` for the whole site.
+  (Shared through the database instead, each costly request, and each refusal of a flood,
+  would cost a write: docs/deploy.md has the figures.) Buckets that have filled up again are
+  dropped, so the memory is bounded by the clients of the last minutes.
 
 The request's client (``current_client``: its address, and the player ``PlayerCookie`` then
 settles on) is also what the solver's queue reads to keep each
