@@ -207,7 +207,7 @@ class Site:
                 [sys.executable, "-m", "app.serve"], cwd=PROJECT_DIR,
                 env={**self.env, "HOST": address}, stdout=log, stderr=subprocess.STDOUT)
         wait_until(lambda: httpx.get(self.app_url(address) + "/healthz").status_code == 200,
-                   f"the app process at {address} answering")
+                   f"the app process at {address} answering", seconds=60)
 
     def stop_app(self, address: str) -> None:
         """Stop an app process: its address refuses connections from then on."""
