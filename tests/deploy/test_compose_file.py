@@ -167,3 +167,12 @@ def test_the_secrets_stay_out_of_git_and_the_image():
         assert ignored.returncode == 0, f"git would commit {path}"
     dockerignore = (PROJECT_DIR / ".dockerignore").read_text().split()
     assert "deploy/.env" in dockerignore and "deploy/certs" in dockerignore
+
+
+def test_the_proxy_keeps_the_request_ids_the_apps_keep():
+    """A trusted hop's X-Request-ID goes on only in the form the apps take as it is."""
+    from app.web.core.observe import REQUEST_ID
+
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    kept = re.search(r'"~\^1 \(\?<kept>(.*?)\)\$"', template).group(1)
+    assert kept == REQUEST_ID.pattern.decode()
