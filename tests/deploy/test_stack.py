@@ -212,6 +212,13 @@ class Player:
         while True:
             try:
                 return attempt()
+            except httpx.HTTPStatusError as exc:
+                status = exc.response.status_code
+                self.errors.append(f"{status} {self.phase}")
+                # 429: the player's own budget of new games (a game a few seconds here), which
+                # says when to come back.
+                time.sleep(float(exc.response.headers.get("retry-after", 0.1))
+                           if status == 429 else 0.1)
             except httpx.HTTPError as exc:
                 self.errors.append(f"{type(exc).__name__} {self.phase}")
                 time.sleep(0.1)
