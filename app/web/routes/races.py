@@ -18,9 +18,9 @@ from app.web.core.errors import PageError
 from app.web.core.htmx import see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
+from app.web.core.refusals import say
 from app.web.core.scope import is_api
 from app.web.core.threads import in_thread
-from app.web.core.words import engine_sentence
 from app.web.services import broadcast, racestream, racing, starting
 from app.web.services.boardpage import NO_STORE
 from app.web.views.apimodels import NewRace, Problem
@@ -111,7 +111,7 @@ def form_race(goal: starting.GoalField = None, passes: starting.PassesField = No
     try:
         number = Deal.parse_number(deal) if deal and deal.strip() else None
     except DealError as exc:
-        raise PageError(400, _("This deal does not exist"), engine_sentence(str(exc))) from None
+        raise PageError(400, _("This deal does not exist"), say(exc.refusal)) from None
     if difficulty not in (None, "", "any", "easy", "medium", "hard", "expert"):
         raise PageError(400, _("This difficulty does not exist"),
                         _("Choose easy, medium, hard or expert."))

@@ -33,9 +33,10 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from fastapi import HTTPException
 from sqlalchemy.orm import Session
 
-from app.engine import Game, IllegalMove, Move
+from app.engine import Game, Move
 from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
@@ -278,7 +279,7 @@ async def advise(session: Session, loaded: LoadedGame,
     actions.check_playing(loaded)
     if loaded.record.race and (why := await in_thread(racing.hints_refused, session,
                                                       loaded.record)):
-        raise IllegalMove(why)  # a race without hints
+        raise HTTPException(403, why)  # a race without hints
     if session.in_transaction():
         await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
