@@ -166,21 +166,24 @@ def test_hints_on_any_deal_count_in_a_challenge_answer_only(app, client, other_c
                                                           long_line):
     _sent, link = sent_challenge(client, long_line)
     first = Game(Deal.from_number(DEAL), "standard", 3).legal_moves[0]
-    answer = answer_from(other_client, link, [first])
-    # A throwaway player's hint at the answer's position, on a deal in play for no day.
+    # A throwaway player's hint at the answer's position, on a deal in play for no day, asked
+    # before the answer begins (while an answer is played, the deal gives no hint elsewhere:
+    # tests/web/test_known_whatever_the_rules.py).
     with throwaway(app) as helper:
         browser_like(helper)
         game_id = helper.post("/api/games", json={"deal": DEAL}).json()["id"]
         helper.post(f"/api/games/{game_id}/moves", json=first.to_dict())
         hinted = helper.post(f"/api/games/{game_id}/hint").json()["move"]
+    answer = answer_from(other_client, link, [first])
     assert other_client.post(f"/api/games/{answer}/moves", json=hinted).status_code == 200
     state = other_client.get(f"/api/games/{answer}").json()
     assert state["hints_used"] == 1 and state["ranked"] is False
-    # A game that answers nothing (and whose deal is no deal of the day) is not watched.
+    # A plain game of the deal is on its results ("How others did on this deal"), watched too
+    # (issue 46).
     plain = other_client.post("/api/games", json={"deal": DEAL}).json()["id"]
     play_on_board(other_client, plain, [first, Move.from_dict(hinted)])
     state = other_client.get(f"/api/games/{plain}").json()
-    assert state["hints_used"] == 0 and state["ranked"] is True
+    assert state["hints_used"] == 1 and state["ranked"] is False
 
 
 def test_a_not_ranked_win_does_not_beat_a_ranked_one():

@@ -184,11 +184,15 @@ def started_daily(client) -> tuple[str, int]:
 
 
 def throwaway_hint(helper, number: int, moves: list[dict]) -> dict:
-    """A throwaway player's game of the same deal, brought to the real game's position, and
-    the hint it is given there."""
-    game_id = helper.post("/api/games", json={"deal": number}).json()["id"]
-    for move in moves:
-        assert helper.post(f"/api/games/{game_id}/moves", json=move).status_code == 200
+    """A throwaway player's game of the day's deal, brought to the real game's position, and
+    the hint it is given there. Its own deal of the day: a game of a deal in play that does
+    not play for the day gives no hint (tests/web/test_known_whatever_the_rules.py)."""
+    started = helper.post("/daily/play?goal=standard&passes=3",
+                          headers={"Accept": "application/json"},
+                          data={"moves": " ".join(Move.from_dict(m).to_text() for m in moves),
+                                "version": "0", "input": "tabThrowaway:1"})
+    assert started.status_code == 200, started.text
+    game_id = started.json()["id"]
     hint = helper.post(f"/api/games/{game_id}/hint").json()
     assert hint["move"] is not None
     return hint["move"]

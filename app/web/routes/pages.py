@@ -229,7 +229,7 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
 async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
     """The move that would have kept the win, when move ``before`` is the one that lost it
     (none while the deal can still be played for a day's result: ``spoilers``)."""
-    if spoilers.kept_private(loaded.game):
+    if await in_thread(spoilers.kept_private, session, loaded.game):
         return None
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)

@@ -249,7 +249,7 @@ async def give_hint(request: Request, session, player_id: str, loaded: LoadedGam
         advice, until = await solving.advise(session, loaded, player_id)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(str(exc)))
-    except solving.SolverBusy as exc:
+    except (solving.SolverBusy, solving.HintKeptBack) as exc:
         return answer(request, loaded, player_id, Notice(str(exc), refused=True))
     move = advice.move
     return answer(request, loaded, player_id, Notice(

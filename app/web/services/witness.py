@@ -42,7 +42,6 @@ from app.engine import Game, Move
 from app.store import GameRecord, moves_known_elsewhere, note_given_hint, note_shown_line
 from app.store.models import utcnow
 from app.web.core.budget import current_client
-from app.web.services import spoilers
 
 KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
 """How long a move given or shown is kept: a deal is in play from the day it is told ahead to
@@ -50,14 +49,15 @@ the day after its own (``odds.in_play``); a challenge is answered, most often, w
 
 
 def position_key(game: Game) -> str:
-    """The position as the solver sees it (what the solver's own cache keys it by), hashed:
-    the same for every order of moves that reaches it."""
+    """The position by its cards alone (the pyramid, the stock, the waste), hashed: the same
+    for every order of moves that reaches it, and under every rule set (a line found with
+    fewer passes also wins with more, a whole-deck line's first part wins the standard goal:
+    a move shown under some rules is known under the others)."""
 
     def cards(row) -> str:
         return ",".join(card.name if card is not None else "-" for card in row)
 
-    text = "|".join((game.goal.value, str(game.passes), str(game.pass_number),
-                     cards(game.pyramid), cards(game.stock), cards(game.waste)))
+    text = "|".join(("cards", cards(game.pyramid), cards(game.stock), cards(game.waste)))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -70,10 +70,11 @@ def address_key() -> str | None:
     return hashlib.sha256(b"pyramid.address:" + client.address.encode()).hexdigest()[:64]
 
 
-def watched(record: GameRecord, game: Game) -> bool:
-    """Whether ``record``'s result is one others see: it answers a challenge, or its deal is
-    still in play for a day's result."""
-    return bool(record.challenge) or spoilers.kept_private(game)
+def watched(record: GameRecord) -> bool:
+    """Whether ``record``'s result is one others see: it answers a challenge, or it is on a
+    numbered deal's results ("How others did on this deal", the deal of the day's among
+    them)."""
+    return bool(record.challenge) or record.deal_number is not None
 
 
 def _window() -> tuple[datetime, datetime]:
@@ -127,7 +128,7 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     in the same position, when its result is one others see (``watched``); each counts as a
     hint of this game, and makes it not ranked. Returns how many."""
     address = address_key()
-    if address is None or not game.moves or not watched(record, game):
+    if address is None or not game.moves or not watched(record):
         return 0
     stored = record.moves.split() if record.moves else []
     texts = [move.to_text() for move in game.moves]
