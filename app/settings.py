@@ -121,6 +121,14 @@ class Settings(BaseSettings):
         default=10, ge=0, le=1440,
         description="The most a game's pauses leave out of its time, in all; paused time "
                     "beyond it counts as played (docs/players.md).")
+    ranked_burst: int = Field(
+        default=24, ge=1, le=10_000,
+        description="Moves (and undos) a game may send at once and stay ranked; beyond it, "
+                    "they come faster than a person plays (docs/players.md).")
+    ranked_moves_per_second: float = Field(
+        default=2.0, gt=0, le=10_000,
+        description="Moves (and undos) a second a game may keep up and stay ranked, after "
+                    "its burst (docs/players.md).")
     searches_per_minute: int = Field(
         default=30, ge=1, le=6000,
         description="A player's solver searches (hints, analyses, winning lines, deal "

@@ -71,6 +71,7 @@ def prepare_game(player_id: str, game: dict) -> dict[str, Any]:
         seconds=_whole(game.get("seconds")), started_at=started,
         hints_used=_whole(game.get("hints")) or 0, score=_whole(game.get("score")),
         par=_whole(game.get("par")), rated=True, paused_seconds=0, timed=False, ranked=False,
+        unranked_why="untimed",
         created_at=started, updated_at=finished, finished_at=finished)
 
 

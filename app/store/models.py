@@ -117,6 +117,13 @@ class GameRecord(Base):
     # beforehand, a hint or a winning line shown outside it to its player or at its address
     # (app/web/services/witness.py). Its result still counts for its player.
     ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Why it is not ranked, the first reason found: "untimed", "known", "fast" (moves that came
+    # faster than a person plays: app/store/pace.py). NULL: ranked, or made not ranked before
+    # 0012 (read from ``timed``).
+    unranked_why: Mapped[str | None] = mapped_column(String(8))
+    # The moment by which the game's inputs so far would have been played at a person's
+    # sustained pace (app/store/pace.py); NULL before the first.
+    pace_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -83,7 +83,8 @@ def comparison(client, game_id: str) -> str:
     return re.search(r'<table class="versus".*?</table>', results, re.S).group(0)
 
 
-def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_client, long_line):
+def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_client, long_line,
+                                                       human_pace):
     sent, link = sent_challenge(client, long_line)
     with throwaway(app) as helper:
         browser_like(helper)
@@ -107,7 +108,7 @@ def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_clien
 
 
 def test_a_replays_winning_line_does_not_beat_a_challenge(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     from app.web.services.solving import winning_line
     sent, link = sent_challenge(client, long_line)
     with throwaway(app) as helper:
@@ -135,7 +136,7 @@ def test_a_replays_winning_line_does_not_beat_a_challenge(app, client, other_cli
 
 
 def test_an_analysis_read_from_another_network_is_not_matched(app, client, other_client,
-                                                              long_line):
+                                                              long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     with throwaway(app, ELSEWHERE) as helper:
         browser_like(helper)
@@ -149,7 +150,7 @@ def test_an_analysis_read_from_another_network_is_not_matched(app, client, other
 
 
 def test_a_players_own_analysis_of_an_earlier_game_counts(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     # Bob's own earlier game of the deal, its analysis read in another browser of his on
     # another network: outside knowledge all the same.
@@ -163,7 +164,7 @@ def test_a_players_own_analysis_of_an_earlier_game_counts(app, client, other_cli
 
 
 def test_hints_on_any_deal_count_in_a_challenge_answer_only(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     first = Game(Deal.from_number(DEAL), "standard", 3).legal_moves[0]
     # A throwaway player's hint at the answer's position, on a deal in play for no day, asked

@@ -126,7 +126,8 @@ def won_offline(client, number: int = WIN_DEAL) -> str:
     return answer.json()["id"]
 
 
-def test_a_win_the_server_did_not_time_counts_but_is_not_the_fastest(client, other_client):
+def test_a_win_the_server_did_not_time_counts_but_is_not_the_fastest(client, other_client,
+                                                                     human_pace):
     game_id = won_offline(client)
     state = client.get(f"/api/games/{game_id}").json()
     assert state["status"] == "won" and state["elapsed_seconds"] == 0

@@ -41,6 +41,7 @@ from app import odds
 from app.engine import Game, Move
 from app.store import GameRecord, moves_known_elsewhere, note_given_hint, note_shown_line
 from app.store.models import utcnow
+from app.store.pace import not_ranked
 from app.web.core.budget import current_client
 
 KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
@@ -144,7 +145,7 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     borrowed = sum(1 for pair in asked if pair in known)
     if borrowed:
         record.hints_used = (record.hints_used or 0) + borrowed
-        record.ranked = False
+        not_ranked(record, "known")
     return borrowed
 
 
