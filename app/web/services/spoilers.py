@@ -5,8 +5,8 @@ analysis, and plays the winning line back as the "fastest win".
 
 What is kept: the analysis (``/games/{id}/analysis``, ``/api/games/{id}/analysis``), the winning
 line of a replay (``?win_from=``), the losing move a replay marks, the better move a retry
-shows, the deal's line in the winning lines /odds offers for download (``public_lines``), and
-hints in any game of the deal but the ones playing for that result (``hint_kept_back``). The
+shows, and hints in any game of the deal but the ones playing for that result
+(``hint_kept_back``). The downloads /odds offers carry no line at all (``public_lines``). The
 player's own moves stay theirs to watch.
 
 Which deals: those an ``in_play`` source names, under every rule set (a line found with fewer
@@ -102,23 +102,26 @@ def private_title() -> str:
 
 
 def public_lines(path: Path) -> bytes:
-    """A winning-lines file (gzipped text: comment lines, then one deal a line, its number
-    first) without the deals in play today."""
-    return _public_lines(path, utcday.today().date())
-
-
-@lru_cache(maxsize=12)
-def _public_lines(path: Path, day: date) -> bytes:
-    in_play = odds.ranks_in_play(day)
-    return gzip.compress(b"".join(line for line, ranks in _lines_of(path)
-                                  if ranks not in in_play), mtime=0)
+    """A winning-lines file as /odds offers it (gzipped text: comment lines, then one deal a
+    line): each winnable deal's number and the length of the winning line found, the line
+    itself left out. Every numbered deal is on a table others see and can be challenged, and
+    a game that plays a published line cannot be told from one that found it (an honest
+    player's moves are the published line's on most deals: docs/players.md), so the site
+    hands out no line; a verdict is checked with ``pyramid solve N``."""
+    return _public_lines(path)
 
 
 @lru_cache(maxsize=6)
-def _lines_of(path: Path) -> list[tuple[bytes, tuple[int, ...] | None]]:
-    """Each line of a winning-lines file with its deal's ranks (None for a comment), worked
-    out once: a day's file is then a filter."""
-    lines = gzip.decompress(path.read_bytes()).splitlines(keepends=True)
-    return [(line, None if line.startswith(b"#") or not line.strip()
-             else odds.ranks_of(Deal.from_number(int(line.split(None, 1)[0]))))
-            for line in lines]
+def _public_lines(path: Path) -> bytes:
+    out: list[bytes] = []
+    for line in gzip.decompress(path.read_bytes()).splitlines(keepends=True):
+        if line.startswith(b"#"):
+            out.append(line.split(b":", 1)[0] + b": every winnable deal of the range, one a "
+                       b"line: the deal number, then how many moves its winning line takes "
+                       b"(the line is left out: /odds says why). " +
+                       (b"Made by" + line.split(b"Made by", 1)[1] if b"Made by" in line
+                        else b"\n"))
+        elif line.strip():
+            number, *moves = line.split()
+            out.append(b"%s %d\n" % (number, len(moves)))
+    return gzip.compress(b"".join(out), mtime=0)
