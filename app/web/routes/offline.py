@@ -43,7 +43,12 @@ NEVER_KEPT = {"Cache-Control": "no-cache"}
 BY_LANGUAGE = {"Vary": "Accept-Language, Cookie"}
 """An answer in the request's language: the browser's, or the player's choice (their cookie)."""
 SHELL_DEAL = 1
-KEPT_PAGES = ("home", "rules", "settings", "stats", "odds", "calendar")
+KEPT_PAGES = ("home", "rules", "settings", "odds")
+"""Pages the worker keeps as last drawn, for a visit with no network. Never a personal page
+(the statistics, the calendar: a shared browser's next user would read them offline); the
+home page is kept without the game in progress (``KEPT_HEADER``)."""
+KEPT_HEADER = "x-pyramid-kept"
+"""The worker's own fetch of a page it keeps: drawn without what belongs to one player."""
 """Pages the worker keeps a copy of as they are visited, to show them with no network."""
 
 

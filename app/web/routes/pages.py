@@ -68,7 +68,9 @@ def render_home(request: Request, session, player_id: str, *, form: dict[str, st
     winnable_only = wants_winnable_only(session, player_id)
     difficulty = preferences_page.current(request, session, player_id).difficulty
     context = {
-        "continue_game": latest_unfinished(session, player_id),
+        # The worker's copy for offline use names nobody's game (routes/offline.py).
+        "continue_game": None if request.headers.get("x-pyramid-kept")
+        else latest_unfinished(session, player_id),
         "form": form or {"goal": DEFAULT_VARIANT.goal.value,
                          "passes": str(DEFAULT_VARIANT.passes), "deal": "",
                          "winnable_only": "1" if winnable_only else "",
