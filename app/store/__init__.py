@@ -43,7 +43,15 @@ from .games import (
     won_daily,
 )
 from .hints import moves_known_elsewhere, note_given_hint, note_shown_line
-from .imports import Imported, ImportRefused, prepare_game, store_games
+from .imports import (
+    Imported,
+    ImportRefused,
+    begin_import,
+    end_import,
+    import_progress,
+    prepare_game,
+    store_games,
+)
 from .players import (
     Choice,
     PageFacts,
@@ -113,6 +121,7 @@ __all__ = [
     "StoredVerdict",
     "abandon_in_progress",
     "answers_to",
+    "begin_import",
     "challenge_being_answered",
     "challenged_game",
     "count_hint",
@@ -126,6 +135,7 @@ __all__ = [
     "deal_was_played",
     "display_name",
     "elapsed_seconds",
+    "end_import",
     "end_session",
     "export_rows",
     "game_by_input",
@@ -134,6 +144,7 @@ __all__ = [
     "history",
     "history_size",
     "hold_games_in_progress",
+    "import_progress",
     "is_listed",
     "latest_unfinished",
     "linked_sessions",

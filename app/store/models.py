@@ -265,6 +265,23 @@ class ImportedExport(Base):
     imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ImportProgress(Base):
+    """A player's last import, answered at once and done in the background: ``running``,
+    ``done`` (games added and skipped) or ``refused`` (why: a key and its values as JSON, put
+    in words in the reader's language). One a player (app/store/imports.py)."""
+
+    __tablename__ = "import_progress"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    state: Mapped[str] = mapped_column(String(8))
+    added: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    skipped: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    refused: Mapped[str | None] = mapped_column(String(32))
+    refused_values: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class DealVerdict(Base):
     """The solver's verdict on one numbered deal under one set of rules, computed once.
 

@@ -1,5 +1,5 @@
-"""human pace: a ranked result is one the server watched being played at a person's pace,
-and a result not ranked says why.
+"""earned for real: a ranked result is one the server watched being played at a person's
+pace, a result not ranked says why, and an import answers at once, its progress kept.
 
 Revision ID: 0012
 Revises: 0011
@@ -11,6 +11,9 @@ Create Date: 2026-12-05
   ``known`` (it played moves known beforehand), ``fast`` (its moves came faster than a person
   plays). NULL for a ranked game, and for games made not ranked before this column (their
   reason is read from ``timed`` as before).
+- ``import_progress``: a player's last import (one at a time): running, done (games added and
+  skipped) or refused (why, as a key and its values, put in words in the reader's language);
+  app/store/imports.py.
 """
 
 from collections.abc import Sequence
@@ -28,9 +31,21 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch_op:
         batch_op.add_column(sa.Column("pace_until", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("unranked_why", sa.String(8), nullable=True))
+    op.create_table(
+        "import_progress",
+        sa.Column("player_id", sa.String(64), primary_key=True),
+        sa.Column("state", sa.String(8), nullable=False),
+        sa.Column("added", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("skipped", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("refused", sa.String(32), nullable=True),
+        sa.Column("refused_values", sa.Text(), nullable=True),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("import_progress")
     with op.batch_alter_table("games") as batch_op:
         batch_op.drop_column("unranked_why")
         batch_op.drop_column("pace_until")

@@ -17,6 +17,7 @@ from app.store.models import GameRecord
 from app.web.services import gamesfile
 
 from .conftest import browser_like
+from .helpers import import_file
 
 WIN_DEAL = 5
 
@@ -30,8 +31,7 @@ def won_game(client, number: int = WIN_DEAL) -> str:
 
 
 def imported(client, payload: bytes):
-    return client.post("/stats/import", files={"file": ("games.json", payload)},
-                       follow_redirects=False)
+    return import_file(client, payload)
 
 
 def played_count(client) -> str:

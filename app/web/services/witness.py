@@ -11,16 +11,16 @@ analysis of a deal not in play is anyone's), so what is counted is their use:
 
 - **Written down, on any deal:** every hint the solver gives (``note_hint``), and every move
   of a winning line shown (``note_line``: an analysis's solution and better move, a replay's
-  ``win_from`` line, a retry's better move), each with the position it is played from
-  (deal, rules, cards left, stock, waste and pass: any order of moves that reaches it), who
-  was shown it, a hash of the address they asked from (the address the budget keys a client
-  by: ``budget.current_client``) and the game it came from (``given_hints``, kept
-  ``KEPT_DAYS``).
+  ``win_from`` line, a retry's better move), each with the position it is played from (its
+  cards alone: the pyramid, the stock and the waste, so any order of moves that reaches it,
+  under any rules: issue 46 saw 2-pass hints won the 3-pass daily), who was shown it, a hash
+  of the address they asked from (the address the budget keys a client by:
+  ``budget.current_client``) and the game it came from (``given_hints``, kept ``KEPT_DAYS``).
 - **Watched:** a game whose result others see: one answering a challenge (``games.challenge``)
-  or of a deal still in play for a day's result (``spoilers.kept_private``). When it plays,
-  from such a position, a move written down there from *another game*, for *its player*
-  (from anywhere) or for *anyone at the same address*, it counts one more hint for each such
-  move and is no longer ranked (``games.ranked``): it counts for its player, its time and
+  or of a numbered deal (on "How others did on this deal", the daily's among them). When it
+  plays, from such a position, a move written down there from *another game*, for *its
+  player* (from anywhere) or for *anyone at the same address*, it counts one more hint for
+  each such move and is no longer ranked (``games.ranked``): it counts for its player, its time and
   score are not compared with others'. Hints asked in the game itself count as they are
   asked, as ever.
 
