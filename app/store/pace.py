@@ -1,4 +1,4 @@
-"""A ranked result is one the server watched being played at a person's pace (issue 46).
+"""A ranked result is one the server watched being played at a person's pace.
 
 Every input that changes a game (a move or an undo, from the board's batches or the API) is
 measured as it arrives, with the generic cell rate algorithm (a token bucket kept as one

@@ -179,12 +179,12 @@ def test_a_played_deals_verdicts_are_kept_then_read(client, app, monkeypatch):
     assert client.get(f"/api/deals/{BEYOND}/verdict").json() == body
 
 
-def test_ten_thousand_asked_deal_numbers_store_nothing(client, app, monkeypatch):
+def test_a_thousand_asked_deal_numbers_store_nothing(client, app, monkeypatch):
     """Anyone may ask about any of the 10^20 deal numbers: the table grows only with games."""
     monkeypatch.setattr(odds_web, "solve_variant",
                         lambda number, goal, passes, limit: (True, 40, 100, 38))
     rng = random.Random(15)
-    for _ in range(10_000 // 50):  # 10,000 numbers, 50 a request batch of the same client
+    for _ in range(1_000 // 50):  # 1,000 numbers, 50 a request batch of the same client
         for number in (rng.randrange(100_001, 10**20) for _ in range(50)):
             assert client.get(f"/api/deals/{number}/verdict").status_code == 200
     assert verdict_rows(app) == 0

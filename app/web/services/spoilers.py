@@ -1,7 +1,7 @@
-"""Results others see are earned (issue 34, item 6; issue 46): the solver's line for a deal that
-can still be played for a shared result is nobody's to see, not even its own player's, until
-that is over. Otherwise a throwaway player abandons a game of the day's deal, reads its
-analysis, and plays the winning line back as the "fastest win".
+"""Results others see are earned: the solver's line for a deal that can still be played for a
+shared result is nobody's to see, not even its own player's, until that is over. Otherwise a
+throwaway player abandons a game of the day's deal, reads its analysis, and plays the winning
+line back as the "fastest win".
 
 What is kept: the analysis (``/games/{id}/analysis``, ``/api/games/{id}/analysis``), the winning
 line of a replay (``?win_from=``), the losing move a replay marks, the better move a retry

@@ -1,7 +1,7 @@
-"""Moves known before they are played count as hints in a game whose result others see
-(issue 34, item 6).
+"""Moves known before they are played count as hints in a game whose result others see, so
+that its result is not ranked.
 
-The findings: a throwaway player (a fresh cookie, or a second browser) starts the deal of the
+What this closes: a throwaway player (a fresh cookie, or a second browser) starts the deal of the
 day, replays the real game's moves and asks for hints; the real game plays them and wins with
 0 hints, its time and score ranked. A challenge is a shared result too, on any deal at any
 date: a throwaway game of the challenged deal, ended, gives its analysis (the solver's whole
@@ -13,7 +13,7 @@ analysis of a deal not in play is anyone's), so what is counted is their use:
   of a winning line shown (``note_line``: an analysis's solution and better move, a replay's
   ``win_from`` line, a retry's better move), each with the position it is played from (its
   cards alone: the pyramid, the stock and the waste, so any order of moves that reaches it,
-  under any rules: issue 46 saw 2-pass hints won the 3-pass daily), who was shown it, a hash
+  under any rules: hints given under 2 passes won a 3-pass daily), who was shown it, a hash
   of the address they asked from (the address the budget keys a client by:
   ``budget.current_client``) and the game it came from (``given_hints``, kept ``KEPT_DAYS``).
 - **Watched:** a game whose result others see: one answering a challenge (``games.challenge``)
