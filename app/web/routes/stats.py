@@ -77,6 +77,7 @@ def render_stats(request: Request, session: Session, player_id: str, *, page: in
     }
     if stats is not None:
         by_difficulty = wins_by_difficulty(won_deals(session, player_id))
+        importing = import_state(session, player_id)
         context |= {
             "name": display_name(session, player_id),
             "listed": is_listed(session, player_id),
@@ -99,9 +100,9 @@ def render_stats(request: Request, session: Session, player_id: str, *, page: in
                 for variant in VARIANTS if stats.variants[variant].played
             ],
             "unplayed": [variant for variant in VARIANTS if not stats.variants[variant].played],
-            "import_state": import_state(session, player_id),
+            "import_state": importing,
         }
-        if context["import_state"] and context["import_state"]["state"] == "running":
+        if importing and importing["state"] == "running":
             context["refresh"] = path_for(request, "stats")  # until it has ended
     if only_history:
         return templates.TemplateResponse(request, "stats.html", context, block_name="history",
