@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.store import (
@@ -167,8 +168,11 @@ async def import_file(request: Request, player_id: PlayerDep,
     admission = transfers.admit(request, player_id, "import")
 
     def begin() -> bool:
-        with database.session() as session:
-            return begin_import(session, player_id, utcnow())
+        try:
+            with database.session() as session:
+                return begin_import(session, player_id, utcnow())
+        except IntegrityError:  # another process noted its own first, at the same moment
+            return False
 
     if not await in_thread(begin):  # one running already, maybe in another process
         admission.close()
