@@ -285,14 +285,22 @@ async def advise(session: Session, loaded: LoadedGame,
     result others see and the game does not play for it, SolverBusy when the queue is full.
     The session holds no connection while the search waits or runs."""
     actions.check_playing(loaded)
-    if await in_thread(spoilers.hint_kept_back, session, loaded.record, loaded.game):
+    if await in_thread(_kept_back_then_released, session, loaded):
         raise HintKeptBack()
-    if session.in_transaction():
-        await in_thread(session.rollback)
     advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
     await in_thread(actions.count_hint_on, session, loaded)
     await in_thread(_note_hint, session, loaded, advice[0].move)
     return advice
+
+
+def _kept_back_then_released(session: Session, loaded: LoadedGame) -> bool:
+    """Whether this game's hint is kept back (``spoilers.hint_kept_back``); then the session
+    lets its connection go, in the same hop (the search holds none while it waits)."""
+    try:
+        return spoilers.hint_kept_back(session, loaded.record, loaded.game)
+    finally:
+        if session.in_transaction():
+            session.rollback()
 
 
 def _note_hint(session: Session, loaded: LoadedGame, move) -> None:
