@@ -109,6 +109,11 @@ export class Board extends Remote {
       return this.step(move, input.at);
     }
     if (kind === "undo") return this.step(UNDO, input.at);
+    if (kind === "redo") {  // the move undo took back, played again as any move is
+      const move = this.local.redoMove;
+      if (move) return this.step(move, input.at);
+      this.say(say("nothing_to_redo"), true);
+    }
   }
 
   press(name, at) {
