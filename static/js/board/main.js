@@ -102,7 +102,7 @@ async function boot() {
   listen(board);
   if (practice) teach(board);
   replayEarly(board);
-  window.addEventListener("pyramid:ended", () => showEnding(board));
+  window.addEventListener("pyramid:ended", () => showEnding(board, { endedHere: true }));
   if (!board.local.playing) showEnding(board);
   else if (!board.local.game.moves.length) board.motion.deal();
   if (!practice) board.lookAgain();  // a page kept by the browser may be older than the game
