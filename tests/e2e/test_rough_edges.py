@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.engine import Move
+from app.engine import Deal, Move
 
 from .helpers import start_game
 from .test_board import winning_line
-from .test_offline import controlled
+from .test_offline import controlled, wait_until
 from .test_play_feel import board_matches_server, settled
 
 pytestmark = pytest.mark.browser
@@ -97,3 +97,55 @@ def test_after_a_keyboard_win_the_focus_is_on_the_end_cards_first_control(page):
     page.keyboard.press("Tab")  # the next Tab goes on from the end card, not the page's top
     assert page.evaluate("document.querySelector('[data-banner]').contains("
                          "document.activeElement)")
+
+
+# --- a game left offline for another --------------------------------------------------------
+def pyramid_shown(page) -> set[str]:
+    return set(page.eval_on_selector_all("#board .pyramid [data-card]",
+                                         "els => els.map(e => e.dataset.card)"))
+
+
+def test_offline_the_deal_asked_for_is_behind_the_question_and_the_game_left_is_over(page):
+    game_a = start_game(page, 42)
+    page.keyboard.press("d")
+    moves_are(page, 1)
+    settled(page)
+    controlled(page)
+    page.goto("/")
+    wait_until(page, "() => !!localStorage.getItem('pyramid.pack.v1')", "the offline pack")
+    today = page.evaluate("() => new Date().toISOString().slice(0, 10)")
+    daily = page.evaluate("day => (JSON.parse(localStorage.getItem('pyramid.pack.v1')).days"
+                          " || []).find(d => d.date === day)?.deals?.['standard-3']", today)
+    page.context.set_offline(True)
+
+    # The deal of the day, then a deal link: each is on the board behind the question.
+    asked = "[data-ask-leave]:not([hidden])"
+    assert daily, "the pack has the deal of the day"
+    page.goto("/daily")
+    page.wait_for_selector(asked)
+    expect(page.locator(".deal-info h1")).to_have_text(f"Deal #{daily}")
+    assert pyramid_shown(page) == {c.name for c in Deal.from_number(int(daily)).pyramid}
+    page.click('[data-ask-leave] [data-answer="no"]')
+    page.wait_for_url(game_a)
+    page.goto("/deal/1234?goal=standard&passes=3")
+    page.wait_for_selector(asked)
+    expect(page.locator(".deal-info h1")).to_have_text("Deal #1234")
+    assert pyramid_shown(page) == {c.name for c in Deal.from_number(1234).pyramid}
+    assert page.get_attribute("#board", "data-deal") == "1234"
+    page.click('[data-ask-leave] [data-answer="yes"]')
+    page.wait_for_selector("#board[data-play]:not([data-shell])")
+    page.keyboard.press("d")
+    moves_are(page, 1)
+
+    # The game left, opened again (offline, then with the network back): over, not playable.
+    page.goto(game_a)
+    page.wait_for_selector('#board[data-status="abandoned"]')
+    page.context.set_offline(False)
+    page.wait_for_selector("[data-banner]:not([data-local])")
+    settled(page)
+    assert page.request.get(game_a.replace("/games/", "/api/games/")).json()["status"] \
+        == "abandoned"
+    assert page.get_attribute("#board", "data-status") == "abandoned"
+    for action in ("undo", "hint"):
+        expect(page.locator(f'#board [data-action="{action}"]')).to_be_disabled()
+    expect(page.locator('#board [data-action="pause"]')).to_be_hidden()

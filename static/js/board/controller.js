@@ -10,7 +10,7 @@ import { Marks, drawBoard, drawCounters } from "./draw.js";
 import { Motion, positions } from "./motion.js";
 import { ask, focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
 import { LocalGame, UNDO, stepText } from "./local.js";
-import { Remote } from "./remote.js";
+import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
 import { syncer } from "./sync.js";
@@ -31,7 +31,7 @@ export class Board extends Remote {
     this.record = record;
     this.canPlay = canPlay;
     this.local = new LocalGame({ ...record, moves: record.server.moves, hints: record.server.hints,
-      undos: record.server.undos, status: record.server.status });
+      undos: record.server.undos, status: statusOf(record) });
     for (const step of record.steps) this.local.apply(stepOfText(step.text));
     this.marks = new Marks();
     this.motion = new Motion(root);

@@ -30,7 +30,7 @@ export class Remote {
       const selected = this.local.selected;
       this.local.reset(moves, { hints: fresh.server.hints,
         undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
-        status: fresh.server.status });
+        status: statusOf(fresh) });
       if (selected && this.local.isFree(selected)) this.local.selected = selected;
       if (!fresh.steps.length) {
         this.clock.set(fresh.server.elapsed ?? this.clock.seconds(),
@@ -44,6 +44,11 @@ export class Remote {
   }
 
   answered(record, { agreed, notKept, answer, newUrl, key }) {
+    // The game begun for this one is stored: the server has abandoned this one meanwhile.
+    if (record.leaves && record.leaves === this.record.key && record.id) {
+      this.lookAgain();
+      return;
+    }
     if (key !== this.record.key && record.key !== this.record.key && record.was !== this.record.key) return;
     const wasLocal = !this.record.id;
     const message = agreed ? "" : notKept ? sayCount("not_kept", notKept)
@@ -236,6 +241,12 @@ export class Remote {
     if (message) this.say(message);
     if (!this.local.playing) this.ended();
   }
+}
+
+/** A kept game's status: the server's, but a game its player agreed to leave for another
+ * (begun while offline, not stored yet) is abandoned already: it takes no more moves. */
+export function statusOf(record) {
+  return record.left && afterAll(record).length ? "abandoned" : record.server.status;
 }
 
 /** The moves a kept game shows: the server's, and the steps played since. */
