@@ -77,6 +77,7 @@ export class Remote {
     } catch {
       return;
     }
+    await this.motion?.settled();  // never redrawn under cards in flight (a busy CPU's frames)
     const fresh = document.createElement("template");
     fresh.innerHTML = html;
     const board = fresh.content.querySelector("#board");
