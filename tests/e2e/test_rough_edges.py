@@ -188,3 +188,66 @@ def test_the_first_removal_flies_its_whole_flight_on_a_busy_cpu(browser, server)
         assert len({top for top, _ in seen}) >= 8, seen  # it travels, frame after frame
     finally:
         context.close()
+
+
+# --- the first game's tips on phones -------------------------------------------------------------
+TIPS_OVERLAP = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const tips = [...document.querySelectorAll('[data-tip]')].filter((t) => box(t).width);
+  const things = [...document.querySelectorAll(
+    '#board .card, #board .card-back, #board .pile-label, .board-actions .btn')]
+    .filter((el) => box(el).width);
+  const found = [];
+  const name = (el) => el.dataset.tip || el.dataset.card || el.dataset.action || el.className;
+  for (const tip of tips) {
+    const close = tip.querySelector('[data-tips-dismiss]');
+    for (const part of [tip, close]) {
+      for (const thing of [...things, ...tips]) {
+        if (thing !== tip && meets(box(part), box(thing))) {
+          found.push(`${tip.dataset.tip} covers ${name(thing)}`);
+        }
+      }
+    }
+    const c = box(close);
+    if (c.width < 44 || c.height < 44) found.push(`${name(tip)}'s close: ${c.width}x${c.height}`);
+    if (c.left < 0 || c.right > innerWidth) found.push(`${name(tip)}'s close is off the screen`);
+  }
+  return {tips: tips.length, found};
+}"""
+
+
+def choose_language(page, language: str) -> None:
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    answer = page.request.post("/settings", max_redirects=0, form={
+        "theme": "light", "felt": "green", "back": "lattice", "motion": "auto", "sound": "on",
+        "key_hints": "on", "language": language, "csrf_token": token})
+    assert answer.status == 303
+
+
+@pytest.mark.parametrize(("width", "height", "languages"), [
+    (360, 640, ("en", "de", "fr", "es", "ja", "ru")), (390, 844, ("de",)), (844, 390, ("de",))])
+def test_the_first_games_tips_cover_no_card_and_take_a_finger(browser, server, artifacts, width,
+                                                             height, languages):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=server.url, has_touch=True, is_mobile=True,
+                                  reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto("/")
+        for language in languages:  # one page for every language: the suite stays fast
+            choose_language(page, language)
+            start_game(page, 3)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            for tip in ("pairs", "kings", "stock"):
+                expect(page.locator(f'[data-tip="{tip}"]')).to_be_visible()
+            seen = page.evaluate(TIPS_OVERLAP)
+            assert seen == {"tips": 3, "found": []}, (language, seen)
+            # On a touch screen the King's tip says "tap", never "click".
+            king = page.locator('[data-tip="kings"]').inner_text()
+            page.screenshot(path=str(artifacts / f"tips-{language}-{width}x{height}.png"))
+            if language == "en":
+                assert "tap" in king and "click" not in king, king
+    finally:
+        context.close()
