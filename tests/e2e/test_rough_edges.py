@@ -9,7 +9,9 @@ from playwright.sync_api import expect
 from app.engine import Deal, Move
 
 from .helpers import start_game
-from .test_board import winning_line
+from .test_accessibility import violations
+from .test_board import click_move, winning_line
+from .test_coach import losing_game
 from .test_offline import controlled, wait_until
 from .test_play_feel import board_matches_server, settled
 
@@ -249,5 +251,127 @@ def test_the_first_games_tips_cover_no_card_and_take_a_finger(browser, server, a
             page.screenshot(path=str(artifacts / f"tips-{language}-{width}x{height}.png"))
             if language == "en":
                 assert "tap" in king and "click" not in king, king
+    finally:
+        context.close()
+
+
+# --- phones: bigger cards, Pause, the sideways phone, the pages -----------------------------------
+PYRAMID_FITS = """() => {
+  const pyramid = document.querySelector('#board .pyramid').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('#board .card.in-pyramid')];
+  const width = Math.min(...cards.map((c) => c.getBoundingClientRect().width));
+  // Each free card's index (its top corner) is its own, not under a neighbour.
+  const hidden = cards.filter((c) => !c.disabled).filter((c) => {
+    const index = c.querySelector('.corner.top').getBoundingClientRect();
+    const x = index.left + index.width / 2, y = index.top + index.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return !c.contains(hit);
+  }).map((c) => c.dataset.card);
+  const rank = parseFloat(getComputedStyle(cards[0].querySelector('.rank')).fontSize);
+  return {left: pyramid.left, right: innerWidth - pyramid.right, width, hidden, rank};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (390, 844)])
+def test_a_phone_held_upright_has_big_cards_off_the_edges_and_a_pause_button(
+        browser, server, artifacts, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=server.url, has_touch=True, is_mobile=True,
+                                  reduced_motion="reduce", device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        choose_language(page, "de")  # the longest words: the row of controls still holds
+        start_game(page, 3)
+        settled(page)
+        fits = page.evaluate(PYRAMID_FITS)
+        assert fits["width"] >= 50 and fits["rank"] >= 14, fits
+        assert fits["left"] >= 4 and fits["right"] >= 4, fits  # nothing touches an edge
+        assert fits["hidden"] == [], fits
+        page.locator("[data-stock-back]").tap()
+        moves_are(page, 1)
+        pause = page.locator('[data-action="pause"]')
+        expect(pause).to_be_visible()
+        row = [box["y"] for box in (page.locator(f'[data-action="{name}"]').first.bounding_box()
+                                    for name in ("undo", "redo", "hint", "pause", "restart"))]
+        assert len(set(row)) == 1, row  # one row, Pause in it
+        box = pause.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+        assert box["y"] + box["height"] <= height and box["x"] + box["width"] <= width
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        pause.tap()
+        expect(page.locator("[data-paused-cover]")).to_be_visible()
+        page.screenshot(path=str(artifacts / f"paused-de-{width}x{height}.png"))
+    finally:
+        context.close()
+
+
+def lose_a_winnable_deal(page) -> None:
+    number, moves, _ = losing_game()
+    start_game(page, number)
+    game_id = page.url.rsplit("/", 1)[1]
+    for move in moves[:-1]:
+        assert page.request.post(f"/api/games/{game_id}/moves", data=move.to_dict()).ok
+    page.reload()
+    moves_are(page, len(moves) - 1)
+    click_move(page, moves[-1])
+    page.wait_for_selector('[data-banner="lost"]:not([data-local])')
+    page.wait_for_selector('[data-banner] [data-verdict="lost-at"]')
+
+
+def test_the_loss_card_is_short_and_sideways_it_leaves_the_counters_alone(browser, server,
+                                                                         artifacts):
+    for width, height in ((360, 640), (844, 390)):
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      base_url=server.url, has_touch=True, is_mobile=True,
+                                      reduced_motion="reduce")
+        try:
+            page = context.new_page()
+            lose_a_winnable_deal(page)
+            banner = page.locator("[data-banner]")
+            buttons = page.locator("[data-banner] .btn:visible")
+            # The try again and a new game; the replays and the rest folded away.
+            assert buttons.count() == 2, buttons.all_inner_texts()
+            expect(page.locator('[data-banner] [data-action="retry"]')).to_be_visible()
+            page.screenshot(path=str(artifacts / f"lost-{width}x{height}.png"))
+            if width == 360:
+                assert banner.evaluate("b => b.scrollHeight") < 520
+            else:
+                counters = page.locator(".counters").bounding_box()
+                cleared = page.locator('[data-counter="cleared"]').bounding_box()
+                moves = page.locator('[data-counter="moves"]').bounding_box()
+                assert cleared["y"] == moves["y"], (cleared, moves)  # one line
+                card = banner.bounding_box()
+                assert card["x"] >= counters["x"] + counters["width"], (card, counters)
+            page.click("[data-analysis-more] > summary")
+            expect(page.locator("[data-replay-to-loss]")).to_be_visible()
+        finally:
+            context.close()
+
+
+def test_the_pages_a_player_reads(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                                  is_mobile=True, base_url=server.url)
+    try:
+        page = context.new_page()
+        page.goto("/offline")
+        page.wait_for_selector("[data-needs-network]")
+        assert page.locator("h1").count() == 1
+        page.goto("/rules")
+        assert page.locator("table th:empty").count() == 0
+        assert page.locator("table th").first.inner_text().strip()
+        page.goto("/odds")
+        # (a closed fold's text is not rendered: its innerText is empty)
+        shown = page.evaluate("() => [...document.querySelectorAll('main code, main pre')]"
+                              ".map((el) => el.innerText.trim()).filter(Boolean)")
+        assert shown == [], shown  # no command line before a developer opens its fold
+        lose_a_winnable_deal(page)
+        game_id = page.url.rsplit("/", 1)[1]
+        losing = losing_game()[2]
+        for query in (f"step={losing}", f"win_from={losing - 1}&step={losing + 2}"):
+            page.goto(f"/games/{game_id}/replay?{query}")
+            page.wait_for_selector("#replay-stage")
+            found = violations(page)
+            assert not found, (query, found)
     finally:
         context.close()

@@ -32,8 +32,8 @@ function json(id) {
 /** Nothing to show with no network: say so in one sentence, where the game would be. */
 function notHere(why, home) {
   const game = document.querySelector(".game");
-  const note = document.createElement("p");
-  note.className = "notice";
+  const note = document.createElement("h1");  // the page's heading: what it cannot show
+  note.className = "notice needs-network";
   note.setAttribute("data-needs-network", why);
   note.textContent = say(why);
   const link = document.createElement("a");
