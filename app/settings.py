@@ -95,7 +95,7 @@ class Settings(BaseSettings):
                     "from the same variable.")
     import_max_mb: int = Field(
         default=8, ge=1, le=64,
-        description="An import (/stats/import, a file from Export JSON: some 8,000 games) is "
+        description="An import (/stats/import, a file from Download JSON: some 8,000 games) is "
                     "at most this many MiB, the whole request; a larger one is refused with "
                     "413 and a page that says why. deploy/pyramid.conf.template gives nginx "
                     "the same limit for /stats/import from the same variable.")
