@@ -141,10 +141,10 @@ def _play_steps(game: Game, steps: list[Step]) -> list[Move]:
     undone: list[Move] = []
     for number, step in enumerate(steps, start=1):
         try:
-            if step == UNDO:
+            if isinstance(step, Move):
+                game.play(step)
+            else:  # UNDO, the only other step
                 undone.append(game.undo())
-            else:
-                game.play(step)  # type: ignore[arg-type]
         except IllegalMove as exc:
             raise BatchRefused(number, step, str(exc)) from None
     return undone
