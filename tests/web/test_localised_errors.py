@@ -214,10 +214,10 @@ def test_an_import_refused_in_the_worker_is_said_in_german(app, marked):
         german = client.post("/stats/import", files={"file": ("games.json", b"not json")},
                              headers=DE)
     assert english.status_code == german.status_code == 400
-    assert "This is not a JSON file from \u201cExport JSON\u201d." in english.text
+    assert "This is not a JSON file from \u201cDownload JSON\u201d." in english.text
     assert html_lang(german.text) == "de"
     assert MARK + "This file cannot be imported" in german.text
-    assert MARK + "This is not a JSON file from \u201cExport JSON\u201d." in german.text
+    assert MARK + "This is not a JSON file from \u201cDownload JSON\u201d." in german.text
 
 
 @pytest.mark.parametrize(("done", "said"), [
