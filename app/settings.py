@@ -95,7 +95,7 @@ class Settings(BaseSettings):
                     "from the same variable.")
     import_max_mb: int = Field(
         default=8, ge=1, le=64,
-        description="An import (/stats/import, a file from Export JSON: some 8,000 games) is "
+        description="An import (/stats/import, a file from Download JSON: some 8,000 games) is "
                     "at most this many MiB, the whole request; a larger one is refused with "
                     "413 and a page that says why. deploy/pyramid.conf.template gives nginx "
                     "the same limit for /stats/import from the same variable.")
@@ -157,9 +157,13 @@ class Settings(BaseSettings):
         description="The searches of all the players behind one address a second, after a "
                     "burst of ADDRESS_SEARCH_BURST: a shared address (a school, a carrier's "
                     "NAT) has room for many players, and fresh cookies buy nothing.")
-    address_search_burst: int = Field(default=200, ge=0, le=100_000,
+    address_search_burst: int = Field(default=20, ge=0, le=100_000,
                                       description="Searches past the rate one address may ask "
-                                                  "for at once.")
+                                                  "for at once: about what the solver's pools "
+                                                  "can take at once (a search thread a core "
+                                                  "but one, each with 8 waiting, in each app "
+                                                  "process), so that a flood's first second "
+                                                  "queues no more than they serve.")
     address_games_per_second: float = Field(
         default=10, gt=0, le=10_000,
         description="New games one address may start a second, after ADDRESS_GAME_BURST.")

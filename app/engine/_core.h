@@ -28,7 +28,7 @@
  *   pass  2 bits, recycles used (always 0 with unlimited passes, where it does not matter).
  * Locations: 0..27 are pyramid slots (apex first), 28 + i is talon card i.
  *
- * Rules. `wholedeck`: all 52 cards must go, else the 28 pyramid cards. `passes`: 1..3, or 0
+ * Rules. `wholedeck`: all 52 cards must go, else the 28 pyramid cards. `passes`: 1..MAX_PASSES, or 0
  * for unlimited passes (recycle whenever the stock is empty and the waste is not). `overlap`:
  * a pyramid card X with exactly one of its two covering cards still there, that card Y being
  * free, may also be removed together with Y when their values make 13 (an "overlap pair").
@@ -50,6 +50,10 @@
 #define NLOC (PYR + MAXTALON)
 #define MAXPATH 512
 #define NONE 0xff
+/* The most passes a rule set allows: app/engine/variant.py's MAX_PASSES, the one definition
+ * (the module exports this one, and tests/engine/test_solver.py holds the two equal). The key's
+ * pass field (2 bits) holds the recycles of up to 4 passes. */
+#define MAX_PASSES 3
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED

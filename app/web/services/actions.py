@@ -26,7 +26,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import odds
-from app.engine import Card, Deal, Game, GameStatus, IllegalMove, Move, Variant, game_over
+from app.engine import (
+    Card,
+    Deal,
+    Game,
+    GameStatus,
+    IllegalMove,
+    Move,
+    Refusal,
+    Variant,
+    game_over,
+)
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -115,11 +125,12 @@ Step = Move | str
 
 
 class BatchRefused(IllegalMove):
-    """A step of a batch the engine refuses: ``number`` (1-based), the step, and why."""
+    """A step of a batch the engine refuses: ``number`` (1-based), the step, and why (its
+    ``refusal``)."""
 
-    def __init__(self, number: int, step: Step, why: str) -> None:
+    def __init__(self, number: int, step: Step, why: Refusal) -> None:
         super().__init__(why)
-        self.number, self.step, self.why = number, step, why
+        self.number, self.step = number, step
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -146,7 +157,7 @@ def _play_steps(game: Game, steps: list[Step]) -> list[Move]:
             else:  # UNDO, the only other step
                 undone.append(game.undo())
         except IllegalMove as exc:
-            raise BatchRefused(number, step, str(exc)) from None
+            raise BatchRefused(number, step, exc.refusal) from None
     return undone
 
 

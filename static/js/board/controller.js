@@ -15,11 +15,11 @@ import { Drawer } from "./drawer.js";
 import { positions } from "./motion.js";
 import { ask, focusCard, roving } from "./input.js";
 import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
-import { Remote } from "./remote.js";
+import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
 import { syncer } from "./sync.js";
-import { cardName, say, sayCount, sayEngine } from "./words.js";
+import { cardName, say, sayCount, sayRefusal } from "./words.js";
 
 const AWAY_MS = 1000;  // a tab hidden this long pauses the game
 
@@ -35,7 +35,7 @@ export class Board {
     this.record = record;
     this.canPlay = canPlay;
     this.local = new LocalGame({ ...record, moves: record.server.moves, hints: record.server.hints,
-      undos: record.server.undos, status: record.server.status });
+      undos: record.server.undos, status: statusOf(record) });
     for (const step of record.steps) this.local.apply(stepOf(step.text));
     this.drawer = new Drawer(root);
     const ended = !this.local.playing;
@@ -118,6 +118,11 @@ export class Board {
       return this.step(move, input.at);
     }
     if (kind === "undo") return this.step(UNDO, input.at);
+    if (kind === "redo") {  // the move undo took back, played again as any move is
+      const move = this.local.redoMove;
+      if (move) return this.step(move, input.at);
+      this.say(say("nothing_to_redo"), true);
+    }
   }
 
   press(name, at) {
@@ -126,7 +131,7 @@ export class Board {
     if (read.refused) {
       for (const card of read.cards || []) this.drawer.marks.refused.add(card);
       this.draw();
-      this.say(sayEngine(read.refused), true);
+      this.say(sayRefusal(read.refused), true);
       cue("refused");
       return;
     }
@@ -139,7 +144,7 @@ export class Board {
   step(step, at) {
     const why = this.local.whyNot(step);
     if (why !== null) {
-      if (why) this.say(sayEngine(why), true);
+      if (why) this.say(typeof why === "string" ? why : sayRefusal(why), true);
       if (why) cue("refused");
       return;
     }
