@@ -95,7 +95,7 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                               _("Go to the game")))
     if racing.in_race(loaded.game.deal.number):
         raise PageError(403, racing.raced_title(), racing.why_raced())
-    if spoilers.kept_private(loaded.game):
+    if await in_thread(spoilers.kept_private, session, loaded.game):
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),
                         link=(path_for(request, "replay", game_id=record.id),
                               _("Watch the game's replay")))

@@ -48,7 +48,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     loaded = ended_game(request, session, game_id, player_id)
     if racing.in_race(loaded.game.deal.number):  # no one copies a line mid-race
         raise PageError(403, racing.raced_title(), racing.why_raced())
-    private = spoilers.kept_private(loaded.game)
+    private = spoilers.kept_private(session, loaded.game)
     if private and win_from is not None:
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),
                         link=(path_for(request, "replay", game_id=game_id),

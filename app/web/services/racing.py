@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,7 +29,7 @@ from app.store.clock import as_utc
 from app.store.models import GameRecord, Race, utcnow
 from app.store.positions import load_game
 from app.web.core.i18n import gettext as _
-from app.web.services import broadcast
+from app.web.services import broadcast, spoilers
 
 ORDER = {"won": 0, "lost": 1, "gone": 2, "out": 3}
 """Finished racers' order: won before lost (then time, then moves); then games left or not
@@ -330,6 +330,12 @@ def races_of(session: Session, player_id: str, limit: int = 10) -> list[dict[str
                       "passes": race.passes, "status": status, "place": place,
                       "racers": len(entries)})
     return shown
+
+
+@spoilers.in_play_source
+def a_race_in_play(_session: Session, deal: Deal, _day: date) -> bool:
+    """A deal raced right now: its lines are nobody's until the race ends (``spoilers``)."""
+    return broadcast.deal_in_race(deal.number)
 
 
 def in_race(deal_number: int | None) -> bool:

@@ -15,7 +15,7 @@ import { Drawer } from "./drawer.js";
 import { positions } from "./motion.js";
 import { ask, focusCard, roving } from "./input.js";
 import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
-import { Remote } from "./remote.js";
+import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
 import { syncer } from "./sync.js";
@@ -35,7 +35,7 @@ export class Board {
     this.record = record;
     this.canPlay = canPlay;
     this.local = new LocalGame({ ...record, moves: record.server.moves, hints: record.server.hints,
-      undos: record.server.undos, status: record.server.status });
+      undos: record.server.undos, status: statusOf(record) });
     for (const step of record.steps) this.local.apply(stepOf(step.text));
     this.drawer = new Drawer(root);
     const ended = !this.local.playing;
@@ -118,6 +118,11 @@ export class Board {
       return this.step(move, input.at);
     }
     if (kind === "undo") return this.step(UNDO, input.at);
+    if (kind === "redo") {  // the move undo took back, played again as any move is
+      const move = this.local.redoMove;
+      if (move) return this.step(move, input.at);
+      this.say(say("nothing_to_redo"), true);
+    }
   }
 
   press(name, at) {
