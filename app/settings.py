@@ -177,29 +177,19 @@ class Settings(BaseSettings):
     address_transfer_burst: int = Field(default=20, ge=0, le=100_000,
                                         description="Imports and exports past the rate one "
                                                     "address may make at once.")
-    race_limit_minutes: int = Field(
-        default=15, ge=1, le=240,
-        description="A race's time limit: its results are read when every racer has "
-                    "finished, or this long after the start (docs/races.md).")
-    race_countdown_seconds: float = Field(
-        default=3.0, ge=0, le=60,
-        description="A race's countdown: it starts this long after its creator starts it, "
-                    "the same instant for every racer.")
-    race_streams_per_address: int = Field(
-        default=24, ge=1, le=100_000,
-        description="Live race streams (/races/{key}/events) one address may hold open at "
-                    "once; past it 429 with Retry-After.")
-    race_streams_per_process: int = Field(
-        default=4000, ge=1, le=1_000_000,
-        description="Live race streams one app process holds open at once; past it 503 "
-                    "with Retry-After (another process, or later).")
-    race_stream_queue: int = Field(
-        default=64, ge=2, le=10_000,
-        description="Events a race stream may have waiting to be sent: a client that reads "
-                    "none of that many is cut.")
-    race_heartbeat_seconds: float = Field(
-        default=15.0, gt=0, le=300,
-        description="A comment sent on an idle race stream this often, so proxies keep it.")
+    # Races (docs/races.md): the time limit, the countdown, the live streams' limits.
+    race_limit_minutes: int = Field(default=15, ge=1, le=240,
+                                    description="A race ends this long after its start.")
+    race_countdown_seconds: float = Field(default=3.0, ge=0, le=60,
+                                          description="From Start to the race's start.")
+    race_streams_per_address: int = Field(default=24, ge=1, le=100_000,
+                                          description="Open streams an address (else 429).")
+    race_streams_per_process: int = Field(default=4000, ge=1, le=1_000_000,
+                                          description="Open streams a process (else 503).")
+    race_stream_queue: int = Field(default=64, ge=2, le=10_000,
+                                   description="Events waiting on a stream before it is cut.")
+    race_heartbeat_seconds: float = Field(default=15.0, gt=0, le=300,
+                                          description="A comment on an idle stream this often.")
     cookie_name: str = "pyramid_player"
     cookie_secure: bool = Field(
         default=False,

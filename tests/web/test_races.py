@@ -188,8 +188,14 @@ def test_the_results_order_and_the_rematch(clients):
     lose_fast(clients[1], games[1])
     lose_fast(clients[0], games[0])
     shown = wait_for(clients[0], key, "finished")
-    statuses = [r["status"] for r in shown["racers"]]
-    assert statuses[-1] == "gone" and set(statuses[:2]) <= {"won", "lost"}
+    # Ranked before unranked (two games lost at a script's pace are not ranked), then won,
+    # lost, gone; then time; then moves.
+    outcome = {"won": 0, "lost": 1, "gone": 2, "out": 3}
+    order = [(not r["ranked"], outcome[r["status"]],
+              r["time_ms"] if r["status"] == "won" else 0, r["moves"]) for r in shown["racers"]]
+    assert order == sorted(order)
+    assert {r["status"] for r in shown["racers"]} <= {"won", "lost", "gone"}
+    assert "gone" in {r["status"] for r in shown["racers"]}
     assert [r["place"] for r in shown["racers"]] == [1, 2, 3]
     assert all(r["game"] for r in shown["racers"])  # the replays open after the race
     assert clients[4].get(f"/games/{games[0]}/replay").status_code == 200
