@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from app.engine import VARIANTS, Deal, Game, Move, Variant
+from app.engine.analysis import analyse
 from app.engine.greedy import choose_move
 from app.engine.solver import HINT_NODE_LIMIT, SearchLimitReached, hint, solve
 from app.odds.dealfacts import difficulty_data
@@ -48,6 +49,9 @@ START_DEALS = 15
 GAMES = 30
 """Seeded games a rule set, each giving positions at MID_DEPTHS moves in (while it lasts)."""
 MID_DEPTHS = (6, 14, 24, 36)
+LOST_GAMES = 8
+"""Games a rule set played to their end by seeded random moves: analysed (where it went wrong)
+natively and on the device (static/js/solver/analysis.js)."""
 HARDEST = 8
 """The deals of highest difficulty score a rule set (app/data/difficulty)."""
 SLOWEST = ((62644, "wholedeck", 2), (19400, "wholedeck", 2), (62644, "standard", 2),
@@ -169,6 +173,27 @@ def cases() -> list[dict[str, Any]]:
     return [answered(c) for c in _once(build_cases())]
 
 
+def build_analyses() -> list[dict[str, Any]]:
+    """Ended games and analysis.py's answer for each: the first losing move and the better one."""
+    rng = random.Random(SEED + 1)
+    games = []
+    for variant in VARIANTS:
+        for i in range(LOST_GAMES):
+            game = Game(Deal.from_number(rng.randrange(1, 10**9)), variant.goal, variant.passes)
+            while not game.is_over():
+                game.play(_policy(i % 2, game, rng))
+            found = analyse(game)
+            games.append({
+                "cards": game.deal.to_text(), "deal": str(game.deal.number),
+                "goal": variant.goal.value, "passes": variant.passes,
+                "moves": [m.to_text() for m in game.moves],
+                "native": [found.winnable_at_start, found.lost_at,
+                           found.losing_move.to_text() if found.losing_move else None,
+                           found.better_move.to_text() if found.better_move else None,
+                           found.solves, found.nodes, found.complete]})
+    return games
+
+
 @pytest.fixture(scope="module")
 def report(cases: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
            ) -> dict[str, Any]:
@@ -177,7 +202,8 @@ def report(cases: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
         pytest.fail("node is not on the PATH: install Debian's nodejs (apt-get install nodejs) "
                     "to hold the WebAssembly solver to the native one", pytrace=False)
     path = tmp_path_factory.mktemp("wasm") / "cases.json"
-    path.write_text(json.dumps({"wasm": str(WASM), "cases": cases}))
+    path.write_text(json.dumps({"wasm": str(WASM), "cases": cases,
+                                "analyses": build_analyses()}))
     done = subprocess.run([node, str(RUNNER), str(path)], capture_output=True, text=True,
                           timeout=300, check=False)
     if done.returncode != 0:
@@ -194,6 +220,16 @@ def test_the_wasm_solver_answers_as_the_native_one(report: dict[str, Any], what:
         listed = "\n".join(part["messages"])
         pytest.fail(f"{part['failed']} of {part['compared']} positions differ in {what}; "
                     f"the first:\n{listed}", pytrace=False)
+
+
+def test_the_device_coach_finds_where_a_game_went_wrong_as_the_server_does(
+        report: dict[str, Any]):
+    part = report["analyses"]
+    assert part["compared"] >= 6 * LOST_GAMES and part["lost_at"] >= 6
+    if part["failed"]:
+        listed = "\n".join(part["messages"])
+        pytest.fail(f"{part['failed']} of {part['compared']} analyses differ; the first:\n"
+                    f"{listed}", pytrace=False)
 
 
 def test_the_positions_cover_what_they_promise(cases: list[dict[str, Any]]):

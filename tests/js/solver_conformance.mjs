@@ -11,6 +11,7 @@
 
 import { readFileSync } from "node:fs";
 import { Deal, Game, Move } from "../../static/js/engine/index.js";
+import { analyse } from "../../static/js/solver/analysis.js";
 import { SearchLimitReached, Solver } from "../../static/js/solver/solver.js";
 
 const SHOWN = 20;
@@ -63,4 +64,22 @@ for (const c of payload.cases) {
     }
   }
 }
+// Where each ended game went wrong: analysis.py's answer, worked out on the device.
+const analyses = { compared: 0, failed: 0, lost_at: 0, messages: [] };
+for (const g of payload.analyses || []) {
+  const game = Game.replay(Deal.fromText(g.cards), g.goal, g.passes, g.moves.map((t) => Move.fromText(t)));
+  const found = analyse(solver, game, 2_000_000);
+  const wasm = [found.winnableAtStart, found.lostAt, found.losingMove && String(found.losingMove),
+    found.betterMove && String(found.betterMove), found.solves, found.nodes, found.complete];
+  analyses.compared += 1;
+  if (found.lostAt) analyses.lost_at += 1;
+  if (JSON.stringify(wasm) !== JSON.stringify(g.native)) {
+    analyses.failed += 1;
+    if (analyses.messages.length < SHOWN) {
+      analyses.messages.push(`deal ${g.deal}, ${g.goal} ${g.passes} pass(es), moves ` +
+        `[${g.moves.join(" ")}]: native ${JSON.stringify(g.native)}, wasm ${JSON.stringify(wasm)}`);
+    }
+  }
+}
+report.analyses = analyses;
 process.stdout.write(JSON.stringify(report));

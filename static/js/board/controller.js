@@ -10,10 +10,11 @@ import { Marks, drawBoard, drawCounters } from "./draw.js";
 import { Motion, positions } from "./motion.js";
 import { ask, focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
 import { LocalGame, UNDO, stepText } from "./local.js";
+import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
 import { Remote } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
-import { syncer } from "./sync.js";
+import { hintSteps, isHintStep, syncer } from "./sync.js";
 import { cardName, say, sayCount, sayEngine } from "./words.js";
 
 const AWAY_MS = 1000;  // a tab hidden this long pauses the game
@@ -30,9 +31,12 @@ export class Board extends Remote {
     this.root = root;
     this.record = record;
     this.canPlay = canPlay;
-    this.local = new LocalGame({ ...record, moves: record.server.moves, hints: record.server.hints,
-      undos: record.server.undos, status: record.server.status });
-    for (const step of record.steps) this.local.apply(stepOfText(step.text));
+    this.local = new LocalGame({ ...record, moves: record.server.moves,
+      hints: record.server.hints + hintSteps(record.steps), undos: record.server.undos,
+      status: record.server.status });
+    for (const step of record.steps) {
+      if (!isHintStep(step.text)) this.local.apply(stepOfText(step.text));
+    }
     this.marks = new Marks();
     this.motion = new Motion(root);
     const ended = !this.local.playing;
@@ -55,6 +59,7 @@ export class Board extends Remote {
     this.draw();
     if (notKept) this.say(sayCount("not_kept", notKept), true);
     if (syncer.offline || !navigator.onLine) this.offline(true);
+    if (hintsOffered(this)) watchVerdict(this);
   }
 
   selected() { return this.local.selected; }
@@ -136,6 +141,7 @@ export class Board extends Remote {
     }
     const was = this.local.selected;
     this.hinted = null;
+    showHint(this, null);
     const flight = this.flightOf(step);
     const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
@@ -163,6 +169,7 @@ export class Board extends Remote {
     cue(step === UNDO ? "undo" : this.local.status.value === "won" ? "win" : step.toText());
     this.painted(at);
     if (!this.local.playing) this.ended();
+    watchVerdict(this);  // in the solver's worker: the press is drawn first
     this.afterStep?.(step);
     if (this.practice) return;
     // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.

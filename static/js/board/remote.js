@@ -4,8 +4,11 @@
 
 import { roving } from "./input.js";
 import { UNDO } from "./local.js";
+import {
+  deviceHint, hintSentence, hintedNames, hintsOffered, moveOfNames, showHint,
+} from "./ondevice.js";
 import * as saved from "./saved.js";
-import { syncer } from "./sync.js";
+import { hintSteps, isHintStep, syncer } from "./sync.js";
 import { languageHeaders, say, sayCount, withSymbols } from "./words.js";
 
 export class Remote {
@@ -24,11 +27,11 @@ export class Remote {
     const wasLocal = !this.record.id;
     this.record = fresh;
     if (wasLocal && fresh.id) this.stored(null);
-    this.local.hints = fresh.server.hints;
+    this.local.hints = fresh.server.hints + hintSteps(fresh.steps);
     const moved = moves.join(" ") !== this.local.moveTexts.join(" ");
     if (moved) {
       const selected = this.local.selected;
-      this.local.reset(moves, { hints: fresh.server.hints,
+      this.local.reset(moves, { hints: this.local.hints,
         undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
         status: fresh.server.status });
       if (selected && this.local.isFree(selected)) this.local.selected = selected;
@@ -51,7 +54,7 @@ export class Remote {
     if (wasLocal && record.id && newUrl) this.newUrl = newUrl;
     this.fromStorage(message);
     if (!record.steps.length) {
-      if (this.hintWaiting) this.hint();
+      if (this.hintWaiting) this.hint(true);
       if (answer.status !== "playing") this.ended();
     }
   }
@@ -108,10 +111,20 @@ export class Remote {
     this.say(status === 403 ? say("expired") : say("failed", { status }), true);
   }
 
-  // --- asking the server ---------------------------------------------------------------------
-  async hint() {
+  // --- a hint: the device's solver first, else the server ------------------------------------
+  async hint(serverOnly = false) {
+    if (!this.local.playing || !hintsOffered(this)) return;
+    const found = serverOnly ? null : await deviceHint(this);
     if (!this.local.playing) return;
-    if (syncer.offline || !navigator.onLine) {
+    const away = syncer.offline || !navigator.onLine;
+    // The same search as the server's, so its answer is the server's; past its node budget it
+    // is "not sure", and the server is asked when it can be (its budget is the same, but it may
+    // have the position solved already).
+    if (found && (found.winnable !== null || away)) {
+      this.deviceHinted(found);
+      return;
+    }
+    if (away) {
       this.say(say("needs_network_hint"));
       return;
     }
@@ -155,11 +168,28 @@ export class Remote {
       });
       this.stored(null);
     }
-    this.local.hints = answer.hints;
+    this.local.hints = answer.hints + hintSteps(this.record.steps);
     this.record.server.hints = answer.hints;
     this.hinted = answer.refused ? null : answer.hinted;
+    showHint(this, answer.refused ? null : moveOfNames(answer.hinted), "server");
     this.marked(answer.hinted);
     this.say(withSymbols(answer.message || ""), answer.refused);
+  }
+
+  /** A hint the device's solver gave: shown and marked as the server's would be, and kept as a
+   * step `hint:MOVE` of the game's batch, so that the server counts it as its own. */
+  deviceHinted({ move, winnable }) {
+    const offline = syncer.offline || !navigator.onLine;
+    this.local.hints += 1;
+    this.record = saved.update(this.record, (record) => {
+      if (offline) record.timed = false;
+      record.steps.push({ text: `hint:${move.toText()}`, offline });
+    });
+    this.hinted = hintedNames(move);
+    showHint(this, move, "device");
+    this.marked(this.hinted);
+    this.say(hintSentence(move, winnable));
+    syncer.kick();
   }
 
   /** Mark the cards (or the draw or recycle control) a hint points at. */
@@ -242,7 +272,7 @@ export class Remote {
 export function afterAll(record) {
   const moves = [...record.server.moves];
   for (const step of record.steps) {
-    if (step.text === UNDO) moves.pop(); else moves.push(step.text);
+    if (step.text === UNDO) moves.pop(); else if (!isHintStep(step.text)) moves.push(step.text);
   }
   return moves;
 }
