@@ -54,9 +54,13 @@ catalogs-compile: venv
 lint: venv-test
 	$(BIN)/ruff check .
 
+# The suite in TEST_WORKERS processes (pytest-xdist): most of a browser test's time is spent
+# waiting on its server and Chromium, so more workers than cores pays; a module stays on one
+# worker (--dist loadscope), so its module-wide fixtures (a server, a Node run) start once.
+TEST_WORKERS ?= 3
 test: venv-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 # The image and deploy/compose.yaml under podman, as operators run them (tests/deploy/test_image.py
 # and test_stack.py): base images made from Debian's packages where Docker Hub can't be reached

@@ -122,7 +122,7 @@ class Server:
              "--port", str(self.port), "--log-level", "warning"],
             cwd=PROJECT_DIR, env=self.env,
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("the server exited while starting")
@@ -131,7 +131,7 @@ class Server:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start within 20 seconds")
+        raise RuntimeError("the server did not start within 60 seconds")
 
     def stop(self) -> None:
         if self.process is not None:
