@@ -11,7 +11,8 @@ Starts the app as bench/play_feel.py does, then, with the network cut:
 - **press to paint while a search runs**: deal 62644, whole deck, 2 passes, whose verdict
   search from the start takes about a second: ten draws pressed while the worker searches
   (each press starting a search of the new position), each press timed to its painted frame
-  (``window.pyramidFeel``), beside the same with no worker (no search at all).
+  (``window.pyramidFeel``), beside deal 617 (searches of a millisecond) and the same with no
+  worker (no search at all).
 
 Prints medians and p95s, and the machine's speed.
 """
@@ -101,8 +102,8 @@ def hints(browser, url: str, positions: int, moves: int, cpu: float) -> list[flo
     return took
 
 
-def presses(browser, url: str, worker: bool) -> list[float]:
-    context, page = open_game(browser, url, 62644, "wholedeck", 2, 0, worker)
+def presses(browser, url: str, worker: bool, deal: int = 62644) -> list[float]:
+    context, page = open_game(browser, url, deal, "wholedeck", 2, 0, worker)
     page.evaluate("window.pyramidFeel = []")
     for number in range(1, 11):
         page.keyboard.press("d")
@@ -135,6 +136,8 @@ def main() -> None:
                                hints(browser, url, args.positions, args.moves, cpu)))
                 print(said("press to paint, searching (62644 wholedeck 2)",
                            presses(browser, url, True)))
+                print(said("press to paint, quick searches (617 wholedeck 2)",
+                           presses(browser, url, True, 617)))
                 print(said("press to paint, no worker", presses(browser, url, False)))
                 browser.close()
         finally:

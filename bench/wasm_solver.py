@@ -7,8 +7,9 @@ The positions: for each of the six rule sets, seeded games (random moves, remova
 greedy player) stopped a few moves in, and deal starts (half of them: the searches that take
 time): a hint's search on each (``solve`` with the hint's node limit, as the server's hint
 route asks). Each position is solved ``--rounds`` times by each build and its fastest time
-kept (a search is deterministic: the spread is the machine's). Printed: median and p95 of each build, over all positions and per rule set, the
-ratio of the medians and of the p95s, the mean per-position ratio, and the machine's speed.
+kept (a search is deterministic: the spread is the machine's). Printed: median and p95 of
+each build, over all positions and per rule set, the ratio of the medians and of the p95s,
+the mean per-position ratio, and the machine's speed.
 The two builds are checked to agree (verdict and nodes) on every position as they are timed.
 """
 

@@ -10,6 +10,7 @@ import { Marks, drawBoard, drawCounters } from "./draw.js";
 import { Motion, positions } from "./motion.js";
 import { ask, focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
 import { LocalGame, UNDO, stepText } from "./local.js";
+import { device } from "../solver/device.js";
 import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
 import { Remote } from "./remote.js";
 import * as saved from "./saved.js";
@@ -145,6 +146,7 @@ export class Board extends Remote {
     const flight = this.flightOf(step);
     const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
+    device.stale();  // a search about the position before is over: it would take a core
     if (this.local.game.moves.length === 1 && step !== UNDO) this.clock.start();
     if (!this.local.playing) this.clock.stop();
     const offline = syncer.offline || !navigator.onLine;
@@ -169,7 +171,8 @@ export class Board extends Remote {
     cue(step === UNDO ? "undo" : this.local.status.value === "won" ? "win" : step.toText());
     this.painted(at);
     if (!this.local.playing) this.ended();
-    watchVerdict(this);  // in the solver's worker: the press is drawn first
+    // The verdict in the solver's worker, asked once this frame is painted.
+    requestAnimationFrame(() => window.setTimeout(() => watchVerdict(this), 0));
     this.afterStep?.(step);
     if (this.practice) return;
     // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.

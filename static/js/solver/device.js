@@ -46,18 +46,29 @@ export class DeviceSolver {
     }
   }
 
+  /** The position changed: end a search still running about the old one, now (a search of
+   * the new one is asked once its press is painted). */
+  stale() {
+    if (this.waiting) this.stop();
+  }
+
   /** A search on the device: "hint" ({move, winnable, nodes}), "verdict" ({verdict}) or
    * "analysis" (analysis.js's, moves as dicts); null when there is no worker or a newer
    * question made this one stale. @param {import("../engine/game.js").Game} game */
   ask(kind, game, nodeLimit = HINT_NODE_LIMIT) {
-    if (this.waiting) this.stop();  // a search still running is about an older position
+    const position = { cards: game.deal.toText(), goal: game.goal.value, passes: game.passes,
+      moves: game.moves.map(String) };
+    const key = JSON.stringify(position);
+    // A verdict is never worth ending a hint or an analysis of the same position (the hint
+    // brings the verdict with it); anything else still running is about an older position.
+    if (this.waiting && kind === "verdict" && this.waiting.kind !== "verdict"
+        && this.waiting.key === key) return Promise.resolve(null);
+    if (this.waiting) this.stop();
     this.start();
     if (!this.worker) return Promise.resolve(null);
     const id = ++this.count;
-    const position = { cards: game.deal.toText(), goal: game.goal.value, passes: game.passes,
-      moves: game.moves.map(String) };
     return new Promise((resolve) => {
-      this.waiting = { id, resolve };
+      this.waiting = { id, resolve, kind, key };
       this.worker.postMessage({ id, kind, position, nodeLimit });
     });
   }
