@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from app.engine import VARIANTS, Deal, Game, Move, Variant
-from app.engine.analysis import analyse
+from app.engine.analysis import analyse, winnable_until
 from app.engine.greedy import choose_move
 from app.engine.solver import HINT_NODE_LIMIT, SearchLimitReached, hint, solve
 from app.odds.dealfacts import difficulty_data
@@ -174,7 +174,8 @@ def cases() -> list[dict[str, Any]]:
 
 
 def build_analyses() -> list[dict[str, Any]]:
-    """Ended games and analysis.py's answer for each: the first losing move and the better one."""
+    """Ended games and analysis.py's answers for each: the first losing move and the better one,
+    and ``winnable_until`` (the moves to undo, which a hint from a lost position tells)."""
     rng = random.Random(SEED + 1)
     games = []
     for variant in VARIANTS:
@@ -190,7 +191,8 @@ def build_analyses() -> list[dict[str, Any]]:
                 "native": [found.winnable_at_start, found.lost_at,
                            found.losing_move.to_text() if found.losing_move else None,
                            found.better_move.to_text() if found.better_move else None,
-                           found.solves, found.nodes, found.complete]})
+                           found.solves, found.nodes, found.complete,
+                           winnable_until(game, node_limit=HINT_NODE_LIMIT // 4)]})
     return games
 
 

@@ -11,7 +11,7 @@
 
 import { readFileSync } from "node:fs";
 import { Deal, Game, Move } from "../../static/js/engine/index.js";
-import { analyse } from "../../static/js/solver/analysis.js";
+import { analyse, winnableUntil } from "../../static/js/solver/analysis.js";
 import { SearchLimitReached, Solver } from "../../static/js/solver/solver.js";
 
 const SHOWN = 20;
@@ -70,7 +70,8 @@ for (const g of payload.analyses || []) {
   const game = Game.replay(Deal.fromText(g.cards), g.goal, g.passes, g.moves.map((t) => Move.fromText(t)));
   const found = analyse(solver, game, 2_000_000);
   const wasm = [found.winnableAtStart, found.lostAt, found.losingMove && String(found.losingMove),
-    found.betterMove && String(found.betterMove), found.solves, found.nodes, found.complete];
+    found.betterMove && String(found.betterMove), found.solves, found.nodes, found.complete,
+    winnableUntil(solver, game, 500_000)];
   analyses.compared += 1;
   if (found.lostAt) analyses.lost_at += 1;
   if (JSON.stringify(wasm) !== JSON.stringify(g.native)) {

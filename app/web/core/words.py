@@ -149,6 +149,9 @@ COUNTED = {
     "stock_group": counted("Stock, %(count)s card", "Stock, %(count)s cards"),
     "waste_group": counted("Waste, %(count)s card", "Waste, %(count)s cards"),
     "removed_group": counted("Removed, %(count)s card", "Removed, %(count)s cards"),
+    # The device's hint (static/js/board/ondevice.js), as the server's (view.py, describe_hint).
+    "undo_back": counted("Undo %(num)s move to get back to a winnable position.",
+                         "Undo %(num)s moves to get back to a winnable position."),
 }
 
 

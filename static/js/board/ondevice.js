@@ -11,7 +11,7 @@
 import { Move } from "../engine/index.js";
 import { device } from "../solver/device.js";
 import { element } from "./dom.js";
-import { say, sayInto } from "./words.js";
+import { formatNumber, say, sayInto } from "./words.js";
 
 /** Hints are offered on this board (a rule set or a race that turns them off has no control). */
 export function hintsOffered(board) {
@@ -29,7 +29,7 @@ export async function deviceHint(board) {
   const found = await device.ask("hint", game);
   if (!found || !found.move || keyOf(board.local.game) !== key) return null;
   if (found.winnable !== null) showVerdict(board, found.winnable ? "winnable" : "not_winnable");
-  return { move: Move.fromDict(found.move), winnable: found.winnable };
+  return { move: Move.fromDict(found.move), winnable: found.winnable, until: found.until };
 }
 
 /** A move in a sentence's middle, as the server's hints say it. */
@@ -40,10 +40,14 @@ function moveWords(move) {
   return b ? say("move_pair", { a, b }) : say("move_king", { a });
 }
 
-/** The hint in words, as the server's (app/web/views/view.py, describe_hint). */
-export function hintSentence(move, winnable) {
+/** The hint in words, as the server's (app/web/views/view.py, describe_hint); `until`: the
+ * moves to undo to be back in a winnable position, when no win is left here. */
+export function hintSentence(move, winnable, until = null) {
   const words = moveWords(move);
-  if (winnable === false) return say("hint_lost", { move: words });
+  if (winnable === false) {
+    const said = say("hint_lost", { move: words });
+    return until ? `${said} ${say("undo_back", { count: until, num: formatNumber(until) })}` : said;
+  }
   return `${say("hint_move", { move: words })} ${say(winnable ? "hint_winnable" : "hint_unsure")}`;
 }
 

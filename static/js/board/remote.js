@@ -178,7 +178,7 @@ export class Remote {
 
   /** A hint the device's solver gave: shown and marked as the server's would be, and kept as a
    * step `hint:MOVE` of the game's batch, so that the server counts it as its own. */
-  deviceHinted({ move, winnable }) {
+  deviceHinted({ move, winnable, until }) {
     const offline = syncer.offline || !navigator.onLine;
     this.local.hints += 1;
     this.record = saved.update(this.record, (record) => {
@@ -188,7 +188,7 @@ export class Remote {
     this.hinted = hintedNames(move);
     showHint(this, move, "device");
     this.marked(this.hinted);
-    this.say(hintSentence(move, winnable));
+    this.say(hintSentence(move, winnable, until));
     syncer.kick();
   }
 

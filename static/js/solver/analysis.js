@@ -7,14 +7,14 @@
 import { Game } from "../engine/index.js";
 
 class Prefixes {
-  constructor(solver, game, nodeLimit) {
+  constructor(solver, game, nodeLimit, known = null) {
     this.solver = solver;
     this.moves = [...game.moves];
     this.deal = game.deal;
     this.goal = game.goal;
     this.passes = game.passes;
     this.nodeLimit = nodeLimit;
-    this.solutions = new Map();
+    this.solutions = known ? new Map([[this.moves.length, known]]) : new Map();
     this.provenWinnable = new Map();
     this.nodes = 0;
   }
@@ -90,4 +90,17 @@ export function analyse(solver, game, nodeLimit) {
     nodes: prefixes.nodes,
     complete: [...prefixes.solutions.values()].every((found) => found.winnable !== null),
   };
+}
+
+/** analysis.py's winnable_until: how many moves to undo to be back in a winnable position (0
+ * when this one is), or null when none is or a search stopped at `nodeLimit`. `known`: this
+ * position's solve, already made. */
+export function winnableUntil(solver, game, nodeLimit, known = null) {
+  const prefixes = new Prefixes(solver, game, nodeLimit, known);
+  const n = prefixes.moves.length;
+  const end = prefixes.winnable(n);
+  if (end !== false) return end ? 0 : null;
+  if (!prefixes.winnable(0)) return null;
+  const lostAt = firstLost(prefixes, 0, n);
+  return lostAt === null ? null : n - lostAt + 1;
 }

@@ -8,7 +8,7 @@
  * form ({"op": "remove", "cards": ["3D", "TS"]}). */
 
 import { Deal, Game, Move } from "../engine/index.js";
-import { analyse } from "./analysis.js";
+import { analyse, winnableUntil } from "./analysis.js";
 import { Solver } from "./solver.js";
 
 const loading = Solver.load(new URL("../../wasm/solver.wasm", import.meta.url));
@@ -22,7 +22,10 @@ const dict = (move) => (move ? move.toDict() : null);
 const WORK = {
   hint(solver, game, nodeLimit) {
     const found = solver.hint(game, nodeLimit);
-    return { move: dict(found.move), winnable: found.winnable,
+    // No win left: how far back one was, at a quarter budget a position (the server's look back).
+    const until = found.winnable === false
+      ? winnableUntil(solver, game, Math.floor(nodeLimit / 4), found.solution) : null;
+    return { move: dict(found.move), winnable: found.winnable, until,
       nodes: found.solution ? found.solution.nodes : 0 };
   },
   verdict(solver, game, nodeLimit) {
