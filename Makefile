@@ -26,6 +26,12 @@ $(BIN)/.installed-test: $(BIN)/.installed
 venv: $(BIN)/.installed
 venv-test: $(BIN)/.installed-test
 
+# TypeScript's checker for the page's scripts (package.json pins it; package-lock.json holds
+# the exact tree), installed by npm from the lock file.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Settings (HOST, PORT, DATABASE_URL, SECRET_KEY, ...) come from the environment or .env:
 # `make run PORT=8080`; see docs/deploy.md.
 run: venv
@@ -54,12 +60,16 @@ catalogs-compile: venv
 lint: venv-test
 	$(BIN)/ruff check .
 
-# The suite in TEST_WORKERS processes (pytest-xdist): most of a browser test's time is spent
-# waiting on its server and Chromium, so more workers than cores pays; a module stays on one
-# worker (--dist loadscope), so its module-wide fixtures (a server, a Node run) start once.
+# ruff, the types (mypy on app/, configured in pyproject.toml; tsc on static/js, configured in
+# tsconfig.json), then the suite in TEST_WORKERS processes (pytest-xdist): most of a browser
+# test's time is spent waiting on its server and Chromium, so more workers than cores pays; a
+# module stays on one worker (--dist loadscope), so its module-wide fixtures (a server, a Node
+# run) start once.
 TEST_WORKERS ?= 3
-test: venv-test
+test: venv-test node_modules/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy
+	npx --no-install tsc -p tsconfig.json
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 # The image and deploy/compose.yaml under podman, as operators run them (tests/deploy/test_image.py
@@ -102,4 +112,4 @@ e2e-repeat: venv-test
 	for run in 1 2 3 4 5 6 7 8 9 10; do $(BIN)/python -m pytest -q -p no:randomly tests/e2e || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info app/engine/*.so
+	rm -rf $(VENV) node_modules build *.egg-info app/engine/*.so

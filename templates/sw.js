@@ -1,4 +1,4 @@
-/* Pyramid's service worker, release {{ release }} (written by app/web/offline.py).
+/* Pyramid's service worker, release {{ release }} (written by app/web/routes/offline.py).
  *
  * - Install: keep this release's shell (scripts, styles, icons, the offline board, the home
  *   page) in a cache of its own. No skipWaiting: a new release's worker waits until no page

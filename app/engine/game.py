@@ -31,7 +31,8 @@ class Location(NamedTuple):
     or the depth in the stock or waste (0 = top)."""
 
     pile: str
-    index: int
+    # The field hides tuple.index (a NamedTuple's method), which nothing here calls.
+    index: int  # type: ignore[assignment]
 
 
 class _Snapshot(NamedTuple):
@@ -291,12 +292,12 @@ class Game:
                     assert where is not None
                     places.append(where.index if where.pile == "pyramid" else where.pile)
             for place in places:
-                if place == "stock":
-                    self.stock.pop(0)
-                elif place == "waste":
-                    self.waste.pop()
-                else:
+                if isinstance(place, int):
                     self.pyramid[place] = None
+                elif place == "stock":
+                    self.stock.pop(0)
+                else:
+                    self.waste.pop()
         self.moves.append(move)
         self._outcome = self._compute_outcome()
 

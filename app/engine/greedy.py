@@ -126,7 +126,7 @@ def _simulate(deal: Deal, goal: Goal, passes: int, record: list[Move] | None = N
             continue
         # 2. The pair that uncovers most pyramid cards; the first of equals in the engine's
         # order (pyramid i with j > i, then pyramid i with the stock top, the waste top).
-        best = None
+        best: tuple[int | str, int | str] | None = None  # pyramid indexes, "stock", "waste"
         best_score = -1
         for k, i in enumerate(free):
             want = 13 - values[i]
@@ -145,15 +145,15 @@ def _simulate(deal: Deal, goal: Goal, passes: int, record: list[Move] | None = N
         if best is not None:
             removed = []
             for where in best:
-                if where == "stock":
-                    stock.pop()
-                    removed.append(stock_cards.pop())
-                elif where == "waste":
-                    waste.pop()
-                    removed.append(waste_cards.pop())
-                else:
+                if isinstance(where, int):
                     pyr &= ~_BITS[where]
                     removed.append(deal.pyramid[where])
+                elif where == "stock":
+                    stock.pop()
+                    removed.append(stock_cards.pop())
+                else:
+                    waste.pop()
+                    removed.append(waste_cards.pop())
             if record is not None:
                 record.append(Move(Op.REMOVE, tuple(removed)))
             continue

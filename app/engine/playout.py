@@ -20,9 +20,13 @@ import random
 from dataclasses import dataclass
 
 from . import _solver
-from .game import Game, Goal
+from .game import Game
 from .moves import Move
 from .solver import _decode, _talon
+from .variant import Goal
+
+RawLine = tuple[bool, list[tuple[int, int, int]]]
+"""A game as the C playouts record it: won, and its moves as (op, location, location)."""
 
 
 def random_playout(game: Game, rng: random.Random) -> bool:
@@ -54,7 +58,8 @@ class Playouts:
         return self.cards_left / self.count if self.count else 0.0
 
 
-def _run(game: Game, count: int, seed: int, record: bool) -> tuple[int, int, list | None]:
+def _run(game: Game, count: int, seed: int, record: bool
+         ) -> tuple[int, int, list[RawLine] | None]:
     if count < 0:
         raise ValueError(f"count must be at least 0, not {count}")
     talon = _talon(game)
@@ -87,6 +92,7 @@ def playout_lines(game: Game, count: int, seed: int = 0) -> list[tuple[bool, tup
     """The same playouts as ``playouts(game, count, seed)``, each with its moves: (won,
     moves) a game."""
     _, _, lines = _run(game, count, seed, True)
+    assert lines is not None  # asked for with record=True
     talon = _talon(game)
     return [(won, _decode(game, talon, raw)) for won, raw in lines]
 

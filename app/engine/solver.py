@@ -51,9 +51,10 @@ from ._solver import (  # the pruning flags and the op codes, defined in _core.h
 )
 from .cards import Card
 from .deal import COVERED_BY, PYRAMID_SIZE
-from .game import Game, Goal
+from .game import Game
 from .moves import Move, Op
 from .outcome import game_over
+from .variant import Goal
 
 NO_PRUNING = 0
 
@@ -295,10 +296,10 @@ def _say(move: Move | None) -> str:
 def reference_solve(game: Game) -> bool:
     """Plain exhaustive search over ``Game`` and its ``legal_moves``: no pruning, a memo of
     lost positions. Only for checking ``solve``; far too slow for play."""
-    lost: set[tuple] = set()
+    lost: set[tuple[object, ...]] = set()
     game = game.copy()
 
-    def key() -> tuple:
+    def key() -> tuple[object, ...]:
         return (tuple(game.pyramid), tuple(game.stock), tuple(game.waste), game.pass_number)
 
     def search() -> bool:

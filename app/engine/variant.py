@@ -69,16 +69,16 @@ def passes_text(passes: int) -> str:
     return f"{passes} pass{'es' if passes != 1 else ''}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Variant:
     """One set of rules. ``Variant("wholedeck", "2")`` checks and converts its parts."""
 
     goal: Goal
     passes: int
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "goal", parse_goal(self.goal))
-        object.__setattr__(self, "passes", parse_passes(self.passes))
+    def __init__(self, goal: Goal | str, passes: int | str) -> None:
+        object.__setattr__(self, "goal", parse_goal(goal))
+        object.__setattr__(self, "passes", parse_passes(passes))
 
     @classmethod
     def from_key(cls, key: str) -> Variant:
@@ -86,7 +86,7 @@ class Variant:
         goal, dash, passes = str(key).rpartition("-")
         if not dash:
             raise GameSetupError(f"a rule set is written like 'standard-3', not {key!r}")
-        return cls(goal, passes)  # type: ignore[arg-type]
+        return cls(goal, passes)
 
     @property
     def key(self) -> str:

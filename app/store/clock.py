@@ -3,11 +3,11 @@
 The clock starts with play, not with the page; a pause stops it (from any tab, for every
 tab), and what is stored (``seconds``, once the game ends) is what every view shows.
 
-What a pause leaves out is bounded (``PauseRules``, from the settings; issue 34, item 6): the
-first ``grace_seconds`` of every pause count as played, so pausing to think before each move
-saves nothing, and a game's pauses leave out at most ``limit_seconds`` in all, beyond which
-paused time counts as played. ``paused_seconds`` holds what was left out, and the result shows
-it.
+What a pause leaves out is bounded (``PauseRules``, from the settings), so that a shared
+result's time is earned: the first ``grace_seconds`` of every pause count as played, so pausing
+to think before each move saves nothing, and a game's pauses leave out at most
+``limit_seconds`` in all, beyond which paused time counts as played. ``paused_seconds`` holds
+what was left out, and the result shows it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from app.engine import GameStatus
 
-from .models import GameRecord, utcnow
+from .models import GameRecord, rows_changed, utcnow
 
 __all__ = ["PAUSE_RULES", "PauseRules", "as_utc", "elapsed_seconds", "left_out", "pause_game",
            "paused_for", "resume_game", "set_pause_rules", "time_left_out"]
@@ -86,14 +86,14 @@ def pause_game(session: Session, record: GameRecord, now: datetime | None = None
             or record.paused_at is not None):
         return False
     now = now or utcnow()
-    done = session.execute(
+    done = rows_changed(session.execute(
         update(GameRecord).where(GameRecord.id == record.id,
                                  GameRecord.status == GameStatus.PLAYING,
                                  GameRecord.paused_at.is_(None))
-        .values(paused_at=now).execution_options(synchronize_session=False))
-    if done.rowcount:
+        .values(paused_at=now).execution_options(synchronize_session=False)))
+    if done:
         set_committed_value(record, "paused_at", now)
-    return bool(done.rowcount)
+    return bool(done)
 
 
 def paused_for(record: GameRecord, now: datetime) -> int:
@@ -110,12 +110,12 @@ def resume_game(session: Session, record: GameRecord, now: datetime | None = Non
         return False
     now = now or utcnow()
     total = left_out(record.paused_seconds, paused_for(record, now))
-    done = session.execute(
+    done = rows_changed(session.execute(
         update(GameRecord).where(GameRecord.id == record.id,
                                  GameRecord.paused_at == record.paused_at)
         .values(paused_at=None, paused_seconds=total)
-        .execution_options(synchronize_session=False))
-    if done.rowcount:
+        .execution_options(synchronize_session=False)))
+    if done:
         set_committed_value(record, "paused_at", None)
         set_committed_value(record, "paused_seconds", total)
-    return bool(done.rowcount)
+    return bool(done)

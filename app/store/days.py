@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.engine import GameStatus, Variant
@@ -38,7 +38,7 @@ class DayResult:
         return "played" if self.games else "none"
 
 
-def _of_variant(player_id: str, variant: Variant):
+def _of_variant(player_id: str, variant: Variant) -> tuple[ColumnElement[bool], ...]:
     return (counted(player_id), G.goal == variant.goal.value, G.passes == variant.passes)
 
 
@@ -54,7 +54,10 @@ def month_results(session: Session, player_id: str, variant: Variant, first: dat
         .order_by(day, G.seq)).all()
     found: dict[date, DayResult] = {}
     for on_day, late, status, cleared, game_id in rows:
-        result = found.setdefault(on_day or late, DayResult())
+        day_of = on_day or late
+        if day_of is None:  # pragma: no cover - the query asks for one of them
+            continue
+        result = found.setdefault(day_of, DayResult())
         result.games += 1
         won = status == GameStatus.WON
         result.won_on_day |= won and on_day is not None

@@ -31,9 +31,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.exc import InvalidatePoolError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger("pyramid.store")
 
@@ -142,11 +143,11 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def stamp_idle(_dbapi_connection, record) -> None:
+def stamp_idle(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
     record.info["idle_since"] = time.monotonic()
 
 
-def ping_if_idle(engine: Engine, dbapi_connection, record) -> None:
+def ping_if_idle(engine: Engine, dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
     """Ping a connection that has rested for ``PING_AFTER_IDLE`` seconds; if the ping fails,
     every pooled connection is dropped and the pool checks out a new one.
 
@@ -211,21 +212,22 @@ class Database:
                 f"the database file {self.file} was replaced by another file: restart the "
                 "server to use it")
 
-    def _before_connect(self, _dialect, _record, _cargs, _cparams) -> None:
+    def _before_connect(self, _dialect: Any, _record: Any, _cargs: Any, _cparams: Any) -> None:
         self.check_file()  # before sqlite3 would create a new, empty file at the path
 
-    def _after_connect(self, _dbapi_connection, _record) -> None:
+    def _after_connect(self, _dbapi_connection: Any, _record: Any) -> None:
         if self.identity is None and self.file is not None:
             self.identity = file_identity(self.file)
 
-    def _on_checkout(self, dbapi_connection, record, _proxy) -> None:
+    def _on_checkout(self, dbapi_connection: Any, record: ConnectionPoolEntry,
+                     _proxy: Any) -> None:
         self.check_file()
         read_only = self.damage() is not None
         if record.info.get("query_only", False) != read_only:
             dbapi_connection.execute(f"PRAGMA query_only = {int(read_only)}")
             record.info["query_only"] = read_only
 
-    def _on_error(self, context) -> None:
+    def _on_error(self, context: ExceptionContext) -> None:
         if is_damage(context.original_exception):
             self.note_damage(context.original_exception)
 
@@ -294,6 +296,7 @@ class Database:
                     raise
 
     def _ping_sqlite(self) -> None:
+        assert self.file is not None  # the caller pings SQLite only when there is a file
         if self._pinger is None:
             self._pinger = sqlite3.connect(self.file, check_same_thread=False, timeout=1)
             self._after_connect(None, None)  # the file it opened, if not known yet

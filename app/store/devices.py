@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from .clock import as_utc
-from .models import DeviceLink, DeviceSession, utcnow
+from .models import DeviceLink, DeviceSession, rows_changed, utcnow
 
 SECRET_BYTES = 24
 LINKS_KEPT = 10
@@ -161,12 +161,12 @@ def use_link(session: Session, secret: str, user_agent: str | None = None,
     row = session.get(DeviceLink, digest)
     if row is None or _state(row, now) != "live":
         return None
-    taken = session.execute(
+    taken = rows_changed(session.execute(
         update(DeviceLink).where(DeviceLink.secret_hash == digest,
                                  DeviceLink.last_used_at.is_(None),
                                  DeviceLink.revoked_at.is_(None))
-        .values(last_used_at=now).execution_options(synchronize_session=False))
-    if taken.rowcount != 1:
+        .values(last_used_at=now).execution_options(synchronize_session=False)))
+    if taken != 1:
         return None
     session_id = secrets.token_urlsafe(16)
     session.add(DeviceSession(id=session_id, player_id=row.player_id, link_hash=digest,

@@ -305,8 +305,8 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
 def hold_games_in_progress(session: Session, player_id: str) -> None:
     """Hold the player's games in progress until the transaction ends, and read them afresh:
     what a start reads about them (which to abandon, which to reuse) then stays true until it
-    commits, so no move from another tab or process can land in between (issue 34: eight tabs
-    starting and moving at once made every one of a start's attempts a conflict).
+    commits, so no move from another tab or process can land in between (without the hold,
+    eight tabs starting and moving at once made every one of a start's attempts a conflict).
 
     SQLite: its one write lock, taken now (a write that changes nothing) rather than at the
     first real write, after the reads. PostgreSQL: the player's lock (``lock_player_results``),

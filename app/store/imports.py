@@ -10,6 +10,7 @@ results in the file's order, oldest first.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -44,7 +45,7 @@ def _when(text: str | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def prepare_game(player_id: str, game: dict) -> dict[str, Any]:
+def prepare_game(player_id: str, game: dict[str, Any]) -> dict[str, Any]:
     """The row's values for one exported game, after replaying it through the engine (raises
     ImportRefused): pure work, no database, so a whole file is checked before any is stored."""
     try:
@@ -79,7 +80,7 @@ def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _identity(values: dict[str, Any]) -> tuple:
+def _identity(values: Mapping[Any, Any]) -> tuple[Any, ...]:
     """What makes two rows the same game: the same deal, rules, moves and end."""
     finished = values["finished_at"]
     if finished is not None and finished.tzinfo is not None:  # SQLite's are naive, and UTC

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     false,
     true,
 )
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
 from app.engine import Game, GameStatus, Score, Variant, score
@@ -41,6 +43,13 @@ class Base(DeclarativeBase):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or a DELETE changed (``Session.execute`` types its answer as
+    a plain ``Result``; for these statements it is a ``CursorResult``, which counts them)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 class GameRecord(Base):
@@ -97,7 +106,7 @@ class GameRecord(Base):
     # The clock stops while a game is paused: since when, and the seconds of earlier pauses.
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    # Set once, when a counted game ends (app/store/games.py record_result): its place in the
+    # Set once, when a counted game ends (app/store/places.py record_result): its place in the
     # player's results (1, 2, 3 ...), and the run of equal results (won / not won) it ends,
     # within its variant and over all variants. Streak figures are then plain aggregates.
     seq: Mapped[int | None] = mapped_column(Integer)
@@ -160,7 +169,7 @@ class GameRecord(Base):
 
     @property
     def variant(self) -> Variant:
-        return Variant(self.goal, self.passes)  # type: ignore[arg-type]
+        return Variant(self.goal, self.passes)
 
     def score_of(self, game: Game) -> Score:
         """The score of ``game`` (this record's position) with this record's hints, undos and

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from functools import lru_cache
 
 from app.engine import Deal, Game, Move
@@ -41,11 +42,11 @@ class Positions:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._games: OrderedDict[str, tuple[tuple, Game]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[Hashable, Game]] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(record: GameRecord) -> tuple:
+    def key(record: GameRecord) -> Hashable:
         return record.deal_number, record.deal_text, record.goal, record.passes, record.moves
 
     def get(self, record: GameRecord) -> Game | None:

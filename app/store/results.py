@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.orm import Session
 
 from app.engine import GameStatus, Variant
@@ -54,7 +55,7 @@ class DealResults:
     """The best results of players who chose to be named: wins first, fewest moves, fastest."""
 
 
-def _counted_on(number: int, variant: Variant):
+def _counted_on(number: int, variant: Variant) -> ColumnElement[bool]:
     return and_(G.deal_number == str(number), G.goal == variant.goal.value,
                 G.passes == variant.passes, G.status.in_(ENDED), G.move_count > 0,
                 G.rated.is_(True))
@@ -141,7 +142,8 @@ def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
             .join(Player, and_(Player.id == G.player_id, Player.display_name.is_not(None)))
             .where(answered).group_by(G.player_id, Player.display_name)
             .order_by(first_answer, G.player_id).limit(claims)):
-        claimed.setdefault(_name_key(name), player_id)
+        if name is not None:  # the join's own condition
+            claimed.setdefault(_name_key(name), player_id)
     rows = session.execute(
         select(G.player_id, G.id, Player.display_name, G.status, G.move_count,
                case((G.ranked.is_(True), G.seconds)), case((G.ranked.is_(True), G.score)),
@@ -159,7 +161,7 @@ def answers_to(session: Session, sent: GameRecord, limit: int = LISTED_ROWS,
     return [result for _, result in sorted(best.values(), key=lambda kept: kept[0])][:limit]
 
 
-def rank_of(result: Result) -> tuple:
+def rank_of(result: Result) -> tuple[Any, ...]:
     """Better is bigger: a win; then a ranked result before one not ranked (whose moves
     may have been known beforehand: it never beats a ranked win, or a ranked loss when it
     lost too); then fewer moves (or more cards cleared); then less time (a time not ranked

@@ -17,14 +17,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import pairwise
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select
 from sqlalchemy.orm import Session
 
 from app.engine import VARIANTS, GameStatus, Variant
 
-from .models import ENDED, GameRecord, Player, utcnow
+from .models import ENDED, GameRecord, Player, rows_changed, utcnow
 from .players import player_row
 
 G = GameRecord
@@ -117,7 +117,7 @@ def statistics(session: Session, player_id: str) -> Statistics:
     """Every figure of the statistics page, per variant and in total.
 
     One aggregate over the covering index gives the counts, times, moves, cards and longest
-    streaks (each game carries the streak it ends, see games.record_result); then one
+    streaks (each game carries the streak it ends, see places.record_result); then one
     single-row look-up per played variant, and one overall, give the current streaks.
     """
     stats = Statistics(variants={v: Figures(variant=v) for v in VARIANTS})
@@ -143,8 +143,8 @@ def statistics(session: Session, player_id: str) -> Statistics:
          win_run, loss_run, win_run_all, loss_run_all, best_score,
          at_par, *last_seqs) in session.execute(query):
         figures = stats.variants.get(Variant(goal, passes))
-        if figures is None:  # pragma: no cover - the schema allows only these rules
-            continue
+        if figures is None or figures.variant is None:  # pragma: no cover - the schema
+            continue  # allows only these rules, and each has its variant
         figures.played, figures.won, figures.lost, figures.abandoned = (
             played, n_won, n_lost, n_abandoned)
         figures.best_seconds, figures.fewest_moves = best, fewest
@@ -193,16 +193,16 @@ def _current(session: Session, player_id: str, variant: Variant | None) -> tuple
     if variant is not None:
         query = query.where(G.goal == variant.goal.value, G.passes == variant.passes)
     status, length = session.execute(query.order_by(G.seq.desc()).limit(1)).one()
-    return length, status == GameStatus.WON
+    return length or 0, status == GameStatus.WON
 
 
 @dataclass(frozen=True, slots=True)
 class ChartPoint:
     game_id: str
     deal_number: str | None
-    status: str
+    status: GameStatus
     cleared: int
-    finished_at: datetime
+    finished_at: datetime | None
 
 
 def recent_results(session: Session, player_id: str, variant: Variant,
@@ -222,7 +222,7 @@ HISTORY_COLUMNS = (G.id, G.deal_number, G.goal, G.passes, G.status, G.cleared, G
 
 
 def history(session: Session, player_id: str, page: int,
-            per_page: int = HISTORY_PAGE_SIZE) -> list[Row]:
+            per_page: int = HISTORY_PAGE_SIZE) -> list[Row[*tuple[Any, ...]]]:
     """One page of the player's ended games, newest first (page 1 is the newest)."""
     query = (
         select(*HISTORY_COLUMNS)
@@ -239,7 +239,7 @@ def history_size(session: Session, player_id: str) -> int:
     return session.scalar(select(func.count()).select_from(G).where(counted(player_id))) or 0
 
 
-def export_rows(session: Session, player_id: str) -> Iterator[Row]:
+def export_rows(session: Session, player_id: str) -> Iterator[Row[*tuple[Any, ...]]]:
     """Every game in the statistics, oldest first, streamed in batches (with move lists)."""
     query = (
         select(*HISTORY_COLUMNS, G.moves, G.deal_text, G.created_at, G.started_at)
@@ -255,10 +255,9 @@ def reset_statistics(session: Session, player_id: str) -> int:
     progress stay, and count once they end. Returns how many games were deleted. The moment
     is kept: an export made before it does not import (``imports.claim_export``)."""
     player_row(session, player_id).stats_reset_at = utcnow()
-    result = session.execute(
+    return rows_changed(session.execute(
         delete(G).where(G.player_id == player_id, G.status.in_(ENDED)),
-        execution_options={"synchronize_session": False})
-    return result.rowcount or 0
+        execution_options={"synchronize_session": False}))
 
 
 # --- the deal of the day ---------------------------------------------------------------------
@@ -316,16 +315,17 @@ def daily_results(session: Session, player_id: str, limit: int = DAILY_ROWS
                     last_game_id=last.get(seq, (None, None))[0],
                     last_status=last.get(seq, (None, None))[1])
         for day, goal, passes, deal, games, n_won, cleared, seq in rows
+        if day is not None  # the query's own condition
     ]
 
 
 def daily_streak(session: Session, player_id: str, today: date) -> DailyStreak:
     """The daily streak (see ``DailyStreak``) on ``today`` (a UTC date). Reads the distinct
     days with a daily win, newest first: one a day at most, a few hundred a year."""
-    days = session.scalars(
+    days = [day for day in session.scalars(
         select(G.daily).where(counted(player_id), G.daily.is_not(None), G.status == GameStatus.WON,
                               G.daily <= today)
-        .group_by(G.daily).order_by(G.daily.desc())).all()
+        .group_by(G.daily).order_by(G.daily.desc())) if day is not None]
     if not days:
         return DailyStreak()
     longest = run = 1
@@ -361,5 +361,6 @@ def won_deals(session: Session, player_id: str) -> list[tuple[int, Variant]]:
     the committed difficulty of the deal (which the database does not hold)."""
     rows = session.execute(select(G.deal_number, G.goal, G.passes).where(
         counted(player_id), G.status == GameStatus.WON, G.deal_number.is_not(None)))
-    return [(int(number), Variant(goal, passes)) for number, goal, passes in rows]
+    return [(int(number), Variant(goal, passes)) for number, goal, passes in rows
+            if number is not None]
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.engine import Goal, parse_goal, parse_passes
@@ -74,15 +75,14 @@ def deal_was_played(session: Session, number: int) -> bool:
                           .limit(1)) is not None
 
 
-def _insert(session: Session):
+def _insert(session: Session) -> postgresql.Insert | sqlite.Insert:
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
-    else:  # pragma: no cover - the app runs on these two
-        raise NotImplementedError(f"deal verdicts need SQLite or PostgreSQL, not {dialect}")
-    return insert(V)
+        return postgresql.insert(V)
+    if dialect == "sqlite":
+        return sqlite.insert(V)
+    raise NotImplementedError(  # pragma: no cover - the app runs on these two
+        f"deal verdicts need SQLite or PostgreSQL, not {dialect}")
 
 
 def save_verdict(session: Session, number: int, goal: Goal | str, passes: int, *,

@@ -1,9 +1,12 @@
+// @ts-check
 /* Pyramid: what every page needs beyond HTML forms and htmx (the board's own script is
  * static/js/board/): the share buttons, the replay's keys, and Back/Forward showing the
  * server's state rather than a page kept by the browser. Without this file everything still works.
- */
+ * A module (base.html loads it), for the page helpers it shares with the board's script. */
+
+import { closestTo, foundOrMade } from "./board/dom.js";
+
 (function () {
-  "use strict";
 
   function say(key) {
     var region = document.getElementById("message");
@@ -40,13 +43,13 @@
     }
   }
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-copy-link]");
+    var button = closestTo(event, "[data-copy-link]");
     if (button) {
       var link = document.querySelector("[data-deal-link]");
       if (link) share(link, "copied_deal");
       return;
     }
-    var challenge = event.target.closest && event.target.closest("a[data-challenge]");
+    var challenge = closestTo(event, "a[data-challenge]");
     if (challenge) {
       event.preventDefault();
       share(challenge, "copied_challenge");
@@ -56,7 +59,7 @@
   /* --- replays: htmx links step and play (the server's load-delay trigger); keys here ---- */
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || !document.getElementById("replay")) return;
-    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (closestTo(event, "input, textarea, select, [contenteditable]")) return;
     var kind = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
     var link = null;
     if (kind) link = document.querySelector('#replay-stage a[data-replay-nav="' + kind + '"]');
@@ -68,7 +71,7 @@
     // htmx wires up a swapped-in link as the swap settles; a key pressed before that would
     // follow the bare link (a page load that adds a history entry): wire it up first.
     if (window.htmx) window.htmx.process(link);
-    link.click();
+    /** @type {HTMLElement} */ (link).click();
   });
 
   /* --- Back and Forward show the server's state, never a page kept by the browser -------- */
@@ -80,8 +83,8 @@
 
   function revealCopyButtons() {
     document.querySelectorAll("[data-copy-link][hidden]").forEach(function (button) {
-      button.hidden = false;
-      var link = document.querySelector("[data-deal-link]");
+      /** @type {HTMLElement} */ (button).hidden = false;
+      var link = /** @type {HTMLElement|null} */ (document.querySelector("[data-deal-link]"));
       if (link) link.hidden = true;  // the button shares it
     });
   }
@@ -114,26 +117,22 @@
       region.replaceChildren(span);
       return;
     }
-    var box = document.querySelector("p[data-refusal-notice]");
-    if (!box) {
-      box = document.createElement("p");
-      box.className = "notice";
-      box.setAttribute("role", "alert");
-      box.setAttribute("data-refusal-notice", "");
-      var main = document.querySelector("main");
-      if (target && target.parentNode && main && main.contains(target)) {
-        target.parentNode.insertBefore(box, target);
-      } else if (main) {
-        main.prepend(box);
-      } else {
-        return;
-      }
-    }
-    box.textContent = text;
+    var box = foundOrMade("p[data-refusal-notice]", "p",
+      { class: "notice", role: "alert", "data-refusal-notice": true }, function (made) {
+        var main = document.querySelector("main");
+        if (target && target.parentNode && main && main.contains(target)) {
+          target.parentNode.insertBefore(made, target);
+        } else if (main) {
+          main.prepend(made);
+        } else {
+          return false;
+        }
+      });
+    if (box) box.textContent = text;
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail;
+    var detail = /** @type {CustomEvent} */ (event).detail;
     if (!detail.xhr || detail.xhr.status !== 429) return;
     detail.shouldSwap = false;
     detail.isError = false;

@@ -1,3 +1,4 @@
+// @ts-check
 /* What every page does for play without network (a module: base.html loads it):
  *  - registers the service worker (templates/sw.js), which keeps this release's shell;
  *  - sends the moves this device kept (board/sync.js), wherever the player is when the network
@@ -8,6 +9,7 @@
  *    (the offline board, the home page, the rules), so offline they read as online.
  * Without it (or without service workers) the site works as before, online. */
 
+import { foundOrMade } from "./board/dom.js";
 import * as saved from "./board/saved.js";
 import { syncer } from "./board/sync.js";
 import { sayCount } from "./board/words.js";
@@ -19,14 +21,10 @@ if ("serviceWorker" in navigator) {
 }
 
 function notice(text) {
-  let box = document.querySelector("[data-synced]");
-  if (!box) {
-    box = document.createElement("p");
-    box.className = "synced-notice";
-    box.setAttribute("data-synced", "");
-    box.setAttribute("role", "status");
-    document.querySelector("main")?.prepend(box);
-  }
+  const box = foundOrMade("[data-synced]", "p",
+    { class: "synced-notice", "data-synced": true, role: "status" },
+    (made) => { document.querySelector("main")?.prepend(made); });
+  if (!box) return;
   box.textContent = text;
   box.hidden = false;
 }
@@ -49,7 +47,9 @@ async function fetchPack() {
 /* "New game" with no network: begin a random deal here (the worker's shell plays it). */
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (navigator.onLine || !form.matches?.("form[data-new-game]")) return;
+  if (navigator.onLine || !(form instanceof HTMLFormElement) || !form.matches("form[data-new-game]")) {
+    return;
+  }
   event.preventDefault();
   const data = new FormData(form);
   const query = new URLSearchParams({ new: "1" });

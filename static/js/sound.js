@@ -1,3 +1,4 @@
+// @ts-check
 /* Sound: five short cues made on the spot with the Web Audio API (no sound files, nothing to
  * download or license): a pair, a King, a draw (or a recycle), a refused move, a win.
  *

@@ -1,3 +1,4 @@
+// @ts-check
 // Starts Swagger UI on /docs (app/main.py serves the page). This code lives in a file rather
 // than in the page because the Content-Security-Policy allows scripts from this site only,
 // never inline ones. The options are FastAPI's defaults for its own /docs page.

@@ -1,4 +1,4 @@
-"""A budget's refusal on the board (issue 34, item 4): a hint over the player's budget is
+"""A budget's refusal on the board: a hint over the player's budget is
 answered 429 with a sentence in the player's language (app/web/core/budget.py); the board shows it
 where it shows its notices and plays on. The same for a fragment htmx asks for: htmx swaps no
 4xx, and static/js/pyramid.js puts the refusal's sentence in the board's message line."""

@@ -46,7 +46,7 @@ def test_bad_card_names_say_what_a_card_looks_like(bad: str):
 
 def test_card_from_non_string_and_bad_fields():
     with pytest.raises(CardError, match="must be a string"):
-        Card.parse(12)  # type: ignore[arg-type]
+        Card.parse(12)  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(CardError, match="no such card"):
         Card(14, "S")
     with pytest.raises(CardError, match="no such card"):
@@ -83,7 +83,7 @@ def test_deal_number_out_of_range(number: int):
 @pytest.mark.parametrize("value", [1.0, 2.5, "7", None, True])
 def test_deal_number_must_be_a_whole_number(value):
     with pytest.raises(DealError, match=r"^a deal number is a whole number, not "):
-        Deal.from_number(value)  # type: ignore[arg-type]
+        Deal.from_number(value)  # type: ignore[arg-type]  # the wrong types on purpose
 
 
 @pytest.mark.parametrize("text", ["", "abc", "1.5", "-3", "1e5", "0x10", "seven", "²", "٣", "１２"])

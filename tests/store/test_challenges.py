@@ -1,4 +1,4 @@
-"""Challenges in the store (issue 34, item 8), SQLite always and PostgreSQL too when
+"""Challenges in the store, SQLite always and PostgreSQL too when
 TEST_DATABASE_URL is set: the opaque key a game gets when it ends (what a challenge link
 carries instead of the game's id), the key found again, the migration that gives games ended
 before it their key, and which games answer a challenge under which names."""

@@ -1,4 +1,4 @@
-"""Moves known before they are played, in the store (issue 34, item 6), SQLite always and
+"""Moves known before they are played, in the store, SQLite always and
 PostgreSQL too when TEST_DATABASE_URL is set: a winning line shown is kept in one write, a page
 seen again writes nothing, and which moves of a game were given or shown outside it (to its
 player anywhere, to anyone at its address; 0010's rows, without a game, as then)."""

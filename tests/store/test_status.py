@@ -1,4 +1,4 @@
-"""A game's status is the engine's ``GameStatus`` in the model too (issue 39): set as the enum or
+"""A game's status is the engine's ``GameStatus`` in the model too: set as the enum or
 its value, it is the enum's member at once and when read back, and the column keeps the same
 plain values ("won") the migrations' CHECK constraint lists, so no data was migrated."""
 

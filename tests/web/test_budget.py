@@ -1,4 +1,4 @@
-"""One budget per client for what costs (issue 34, items 3 and 4): searches, new games,
+"""One budget per client for what costs: searches, new games,
 imports and exports spend from the player's budget and the address's, refused with 429 and
 Retry-After before any database or replay work; the solver's queue keeps one address to its
 share, and a client without a cookie to one line."""

@@ -1,5 +1,5 @@
-"""Issue 34, item 6: a challenge's result is earned too. A challenge is a shared result, on any
-deal, at any date: the finding's attack on the daily works on it as well. A second cookie at
+"""A challenge's result is earned too. A challenge is a shared result, on any deal, at any
+date: what a throwaway player does against the daily works on it as well. A second cookie at
 the same address loses (or abandons) a game of the challenged deal, reads its analysis (or a
 replay's winning line, or asks for hints), and the real answer plays that line: it beat the
 sender with 0 hints, ranked. Now every hint given and every winning line shown is written down

@@ -1,4 +1,4 @@
-"""Issue 34, item 8: a challenge link carries nothing to spoil, and its answers are earned.
+"""A challenge link carries nothing to spoil, and its answers are earned.
 
 The old token was the sender's game id, signed but readable: the friend could decode it and
 watch the sender's winning replay. Strangers could add answers under any name. Now the link

@@ -92,7 +92,7 @@ def test_an_export_imports_into_its_own_player_once_and_not_edited(client, other
         return who.post("/stats/import", files={"file": ("games.json", payload)},
                         follow_redirects=False)
 
-    # Another player's is refused (issue 34, item 6: the device link is the way).
+    # Another player's is refused (a device link is the way to move statistics).
     refused = send(exported.content, other_client)
     assert refused.status_code == 400 and "the player who made it" in refused.text
     # Its own player's, once its games are lost, brings them back once.
@@ -115,7 +115,7 @@ def test_an_export_imports_into_its_own_player_once_and_not_edited(client, other
     assert send(json.dumps({"games": []}).encode()).status_code == 400
 
 
-# --- issue 34, item 5: a link signs a browser into a session its owner can end ---------------
+# --- a link signs a browser into a session its owner can end -------------------------------
 def link_path(client) -> str:
     return re.sub(r"^https?://[^/]+", "", make_link(client))
 

@@ -1,4 +1,4 @@
-"""Shared results are earned (issue 34, item 6): a pause stops the clock only within bounds
+"""Shared results are earned: a pause stops the clock only within bounds
 (the first seconds of each pause count as played, and a game's pauses leave out at most a
 limit), and the result says what was left out; the solver's line for a deal that can still be
 played for a day's result is nobody's to see, not even its player's, until the day is over."""

@@ -1,4 +1,4 @@
-"""Shared results are earned (issue 34, item 6), the findings as tests: a signed export imported
+"""Shared results are earned, the ways around it once found, as tests: a signed export imported
 into four players (one real win became "won 4 times"), an old export imported again after a
 reset, a win whose time the server never watched shown as "Fastest win 0:00"; and a throwaway
 player's hints driving the real game to a win with 0 hints counted."""
@@ -48,7 +48,7 @@ def test_an_export_does_not_import_into_other_players(client, app):
     export = client.get("/stats/export.json").content
     header = json.loads(export)["export"]
     assert set(header) == {"id", "player", "made_at"} and len(header["id"]) == 32
-    for _ in range(4):  # the finding: one real win became "won 4 times"
+    for _ in range(4):  # as once found: one real win became "won 4 times"
         with TestClient(app) as other:
             browser_like(other)
             refused = imported(other, export)
@@ -197,7 +197,7 @@ def throwaway_hint(helper, number: int, moves: list[dict]) -> dict:
 def test_a_throwaway_players_hints_count_in_the_game_that_plays_them(client, app):
     real, number = started_daily(client)
     for _ in range(3):  # three moves, each a hint another cookie from this address was given
-        with TestClient(app) as helper:  # a fresh cookie each time, as the finding's
+        with TestClient(app) as helper:  # a fresh cookie each time, as the attack's
             browser_like(helper)
             moves = client.get(f"/api/games/{real}").json()["moves"]
             move = throwaway_hint(helper, number, moves)

@@ -1,4 +1,4 @@
-"""An import's size limit is one fact (issue 34, finding 9): ``IMPORT_MAX_MB``, which the app
+"""An import's size limit is one fact: ``IMPORT_MAX_MB``, which the app
 reads and deploy/pyramid.conf.template's ``client_max_body_size`` for ``/stats/import`` is
 filled in from. A file over it is refused with the same clear page whoever refuses it: the app
 itself, or the proxy (nginx's 413 sends the player to ``/stats/import/too-large``);

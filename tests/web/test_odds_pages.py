@@ -286,7 +286,7 @@ def test_each_rule_sets_winning_lines_download_and_replay(client):
 
 
 def test_a_deal_in_play_has_no_line_in_the_download(client, monkeypatch):
-    """Issue 34: a deal of the day in play is nobody's to solve (``spoilers``); about one in
+    """A deal of the day in play is nobody's to solve (``spoilers``); about one in
     ten is a deal the download has a line for. On a day one of them is in play, its line is
     left out of every rule set's file, and back once the day is over."""
     import gzip

@@ -41,7 +41,7 @@ def test_a_paused_game_hides_the_board_and_its_clock_stands_still(client, app):
     assert 'aria-labelledby="paused-title">' in page  # the cover, shown (not hidden)
     assert 'data-running="false"' in page
     # Five minutes pass while paused: the clock says 1:40 and the pause's first seconds
-    # (they count as played: issue 34, item 6; docs/players.md).
+    # (they count as played, so a shared result's time is earned: docs/players.md).
     grace = PAUSE_RULES.grace_seconds
     shift_clock(app, game_id, started_at=timedelta(minutes=5), paused_at=timedelta(minutes=5))
     assert client.get(f"/api/games/{game_id}").json()["elapsed_seconds"] in (100 + grace,

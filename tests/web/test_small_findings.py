@@ -1,4 +1,4 @@
-"""The smaller findings of issue 34 (item 10): a deeply nested import, a damaged database file,
+"""Smaller things an attacker's review found: a deeply nested import, a damaged database file,
 the moves schema's ``$ref``, an empty ``If-Match``, the rules page's styles, one log line per
 error, and ``Cache-Control: no-store`` on what must not be kept."""
 

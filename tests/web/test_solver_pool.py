@@ -91,7 +91,7 @@ def test_forty_hints_at_once_never_stall_the_server(app, monkeypatch):
     codes = [a.status_code for a in answers]
     assert health == [200] * 20 and moves == [200] * 5
     assert outwaited == [0]  # answered while the searches held: nothing waited for them
-    # All forty come from one address, which may hold its share of the queue (issue 34).
+    # All forty come from one address, which may hold only its share of the queue.
     assert set(codes) <= {200, 429} and codes.count(200) >= queue.per_address == 12, codes
     assert peak[0] <= 2  # never more searches at once than the queue's threads
     for answer in answers:

@@ -1,4 +1,4 @@
-"""Starting games from many tabs at once (issue 34, item 7).
+"""Starting games from many tabs at once.
 
 Found by an attacker: one player's 8 tabs starting games (``POST /games``) while moving in
 them answered 500 five times in 667 requests (two processes on one SQLite file). A start reads

@@ -1,5 +1,6 @@
-"""Templates compare a game's status through the enum's names (issue 39): ``{% if status is won
-%}``, one Jinja test per ``GameStatus`` member, never against a bare string."""
+"""Templates compare a game's status through the enum's names: ``{% if status is won %}``, one
+Jinja test per ``GameStatus`` member, never against a bare string (a misspelt one would be
+false without a word)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Imports and exports never freeze the site (issue 34, findings 1 and 2).
+"""Imports and exports never freeze the site.
 
 Found by an attacker: one crafted 8 MB import froze ``/healthz`` for 16.6 s (parsed and checked
 on the event loop), two valid imports held both database threads for 77 s, and sixteen clients
@@ -232,7 +232,8 @@ def priority_here() -> tuple[int, int]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's per-thread nice")
 def test_a_transfers_work_takes_no_core_a_request_wants(sqlite_url, monkeypatch):
     """In the worker process, an import's checks and an export's writing run at the lowest
-    CPU priority (issue 34: two workers took both cores from the bystanders behind nginx);
+    CPU priority (at the normal one, two workers took both cores from the bystanders behind
+    nginx);
     the import's stores at the normal one, as SQLite's one writer must never be starved."""
     app = create_app(make_settings(sqlite_url))
     add_ended_games(app.state.db, "p-owner", 3)

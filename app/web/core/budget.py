@@ -189,7 +189,8 @@ class Budget:
         if kind is not None:
             (rate, burst), (address_rate, address_burst) = self.budgets[kind]
             # A burst is the requests past the rate, as nginx's limit_req counts it.
-            keys = [((kind, "address", address), address_rate, address_burst + 1)]
+            keys: list[tuple[tuple[str | None, ...], float, int]] = [
+                ((kind, "address", address), address_rate, address_burst + 1)]
             claim = self.cookies.read_claim(cookie_of(scope, self.cookie_name))
             if claim is not None:  # a new player's bucket is full: nothing to keep
                 keys.append(((kind, "player", claim.player_id, claim.session_id), rate,

@@ -6,6 +6,7 @@ calendar's month, weekdays and first day of the week. (A game's time is written 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from typing import Literal
 
 from babel.dates import (
     format_date,
@@ -43,7 +44,8 @@ def format_moment(moment: datetime) -> str:
     locale = current_locale()
     day = format_date(moment.date(), format="medium", locale=locale)
     time = format_time(moment, format="short", tzinfo=UTC, locale=locale)
-    return get_datetime_format("medium", locale=locale).replace("{1}", day).replace("{0}", time)
+    pattern = str(get_datetime_format("medium", locale=locale))  # "{1}, {0}" or the like
+    return pattern.replace("{1}", day).replace("{0}", time)
 
 
 def first_weekday() -> int:
@@ -51,7 +53,8 @@ def first_weekday() -> int:
     return current_locale().first_week_day
 
 
-def weekday_names(width: str = "abbreviated") -> list[str]:
+def weekday_names(width: Literal["abbreviated", "narrow", "short", "wide"] = "abbreviated"
+                  ) -> list[str]:
     """The seven weekdays' names from the locale's first day of the week."""
     names = get_day_names(width, context="stand-alone", locale=current_locale())
     first = first_weekday()

@@ -204,4 +204,5 @@ def document(app: FastAPI) -> None:
         app.openapi_schema = schema
         return schema
 
+    # FastAPI's documented way to give an app its own schema; mypy flags any assigned method.
     app.openapi = openapi  # type: ignore[method-assign]

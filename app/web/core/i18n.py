@@ -256,7 +256,7 @@ def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
 
 def pgettext(context: str, message: str, **values: object) -> str:
     """``message`` as meant in ``context`` (a word that translates differently by use)."""
-    text = translations(_current.get()).pgettext(context, message)
+    text = str(translations(_current.get()).pgettext(context, message))
     return text % values if values else text
 
 

@@ -30,7 +30,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
-from app.store import session_alive
+from app.store import Database, session_alive
 from app.web.core.errors import DATABASE_ERRORS
 from app.web.core.scope import STATE_CHANGING, route_path
 from app.web.core.threads import in_thread
@@ -132,10 +132,12 @@ def _id(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 64
 
 
-def still_signed_in(database, claim: Claim) -> bool:
+def still_signed_in(database: Database, claim: Claim) -> bool:
     """Whether the device session a cookie names still lives (on a worker thread). When the
     database cannot answer, the cookie stands: the route answers the outage itself (503), and
     taking the browser's identity away for it would lose it for good."""
+    if claim.session_id is None:  # a cookie of no device session: nothing to look up
+        return True
     try:
         with database.sessions() as session:
             alive = session_alive(session, claim.session_id, claim.player_id)

@@ -121,7 +121,7 @@ class Preferences:
 
         A switch missing from the form is off, as an unticked checkbox sends nothing; a
         choice missing from it is unchanged. Raises ``Refused`` naming every bad field."""
-        values: dict[str, Choice] = {}
+        values: dict[str, Any] = {}  # each a Choice of the type its field has
         refused: dict[str, str] = {}
         for name in names:
             option = OPTIONS[name]

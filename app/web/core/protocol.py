@@ -28,6 +28,8 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 
     _head_timer: asyncio.TimerHandle | None = None
 
+    # uvicorn's own signature (asyncio's Protocol takes any BaseTransport; uvicorn narrows it to
+    # the Transport a TCP connection has, and ignores the override as we do).
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_head_timer()

@@ -33,6 +33,7 @@ import html
 import json
 import logging
 from collections.abc import Callable
+from typing import cast
 from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
@@ -79,8 +80,9 @@ def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
             if settings.cookie_secure else None)
     headers = Secure(csp=csp, hsts=hsts, xcto=XContentTypeOptions(), xfo=XFrameOptions().deny(),
                      referrer=ReferrerPolicy().same_origin())
-    return SecureASGIMiddleware(app, secure=headers.validate_and_normalize_headers(
-        on_invalid="raise"))
+    # secure types its send as taking any object; Starlette's passes ASGI messages only.
+    return cast(ASGIApp, SecureASGIMiddleware(app, secure=headers.validate_and_normalize_headers(
+        on_invalid="raise")))
 
 
 # --- refusals -------------------------------------------------------------------------------

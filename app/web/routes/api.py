@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import (
     ValidationError,
 )
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import (
@@ -35,7 +36,14 @@ from app.engine import (
     MoveError,
     Variant,
 )
-from app.store import GameConflict, LoadedGame, elapsed_seconds, load, reload, time_left_out
+from app.store import (
+    GameConflict,
+    LoadedGame,
+    elapsed_seconds,
+    load_game,
+    reload,
+    time_left_out,
+)
 from app.web.core.deps import (
     GameDep,
     OwnedGame,
@@ -57,6 +65,7 @@ from app.web.views.apimodels import (
     MoveIn,
     NewGame,
     Problem,
+    move_out,
 )
 from app.web.views.view import api_state
 
@@ -139,7 +148,7 @@ def too_busy(exc: solving.SolverBusy) -> HTTPException:
     return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
 
 
-def played(request: Request, session, response: Response, owned: LoadedGame,
+def played(request: Request, session: Session, response: Response, owned: LoadedGame,
            steps: list[actions.Step], version: int | None) -> Any:
     """``steps`` played by ``actions.apply``, as the board's inputs are: the game as it is
     now with its ETag, 412 on another version, 422 or 409 for the refusals."""
@@ -152,7 +161,7 @@ def played(request: Request, session, response: Response, owned: LoadedGame,
     return with_etag(response, owned)
 
 
-def precondition_failed(session, stale: LoadedGame) -> JSONResponse:
+def precondition_failed(session: Session, stale: LoadedGame) -> JSONResponse:
     """412: the game as it is now, with its ETag, so the client can decide again."""
     loaded = reload(session, stale)
     return JSONResponse(state(loaded).model_dump(mode="json", by_alias=True), status_code=412,
@@ -180,7 +189,7 @@ async def create(body: NewGame, request: Request, response: Response, session: S
         record = actions.start(session, player_id, Deal.from_number(number),
                                Variant(body.goal, body.passes), winnable_only=only_winnable)
         response.headers["Location"] = str(request.url_for("api_read", game_id=record.id))
-        return with_etag(response, load(session, record.id))
+        return with_etag(response, LoadedGame(record, load_game(record)))
 
     return await in_one_hop(session, start)
 
@@ -252,7 +261,7 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
             advice, until = await solving.advise(session, owned, player_id)
     except solving.SolverBusy as exc:
         raise too_busy(exc) from None
-    return HintOut(move=advice.move.to_dict() if advice.move else None,
+    return HintOut(move=move_out(advice.move) if advice.move else None,
                    winnable=advice.winnable, winnable_until=until,
                    message=advice.message)
 
@@ -281,5 +290,5 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
     await in_thread(witness.note_analysis, session, player_id, loaded, found)
     return AnalysisOut(
         winnable_at_start=found.winnable_at_start, lost_at=found.lost_at,
-        better_move=found.better_move.to_dict() if found.better_move else None,
-        solution=[m.to_dict() for m in found.solution] if found.solution is not None else None)
+        better_move=move_out(found.better_move) if found.better_move else None,
+        solution=[move_out(m) for m in found.solution] if found.solution is not None else None)

@@ -106,8 +106,8 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                                                       solution=False))
     context = {**analysis_context(loaded, found), "busy": busy,
                "mine": record.player_id == player_id}
-    blocks = {"block_name": "analysis"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "analysis.html", context, **blocks)
+    return templates.TemplateResponse(request, "analysis.html", context,
+                                      block_name="analysis" if is_htmx(request) else None)
 
 
 @router.get("/games/{game_id}/results", response_class=HTMLResponse, name="results_page")
@@ -130,8 +130,8 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                "owner": record.player_id == player_id,
                "beats": results.beats(mine, sender) if sender is not None else None,
                "to_clear": game.goal.cards_to_clear}
-    blocks = {"block_name": "results"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "results.html", context, **blocks)
+    return templates.TemplateResponse(request, "results.html", context,
+                                      block_name="results" if is_htmx(request) else None)
 
 
 def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:
@@ -140,7 +140,7 @@ def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, An
     record, moves = loaded.record, loaded.game.moves
     lost_move = (moves[found.lost_at - 1]
                  if found is not None and found.lost_at and found.lost_at <= len(moves) else None)
-    drawn = drawn_by(loaded.game, found.lost_at) if found and lost_move else None
+    drawn = drawn_by(loaded.game, found.lost_at) if found and found.lost_at and lost_move else None
     better = found.better_move if found else None
     return {"record": record, "game": loaded.game, "found": found,
             "lost_move": say_move(lost_move, drawn) if lost_move else None,

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.store import (
     display_name,
@@ -49,7 +50,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 
-def devices_context(request: Request, session, player_id: str) -> dict[str, Any]:
+def devices_context(request: Request, session: Session, player_id: str) -> dict[str, Any]:
     """The statistics page's "other devices" part: the player's links not used yet, and the
     browsers signed in through one."""
     return {"device_links": live_links(session, player_id),
@@ -91,7 +92,7 @@ def end_device_session(request: Request, session: SessionDep, player_id: PlayerD
     return see_other(path_for(request, "stats", query={"signed_out": 1}) + "#devices")
 
 
-def _link_or_error(request: Request, session, secret: str):
+def _link_or_error(request: Request, session: Session, secret: str):
     if len(secret) > 64:
         raise PageError(404, _("No such link"), _("This link does not exist."))
     found = read_link(session, secret)

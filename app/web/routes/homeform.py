@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Form
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import DEFAULT_VARIANT, Deal, DealError, GameSetupError, Variant
@@ -82,7 +83,7 @@ def read(sent: Sent, last_difficulty: str) -> Asked:
             "deal": sent.deal or "", "winnable_only": "1" if sent.winnable_only else "",
             "difficulty": difficulty}
     try:
-        variant = Variant(form["goal"], form["passes"])  # type: ignore[arg-type]
+        variant = Variant(form["goal"], form["passes"])
         number = Deal.parse_number(sent.deal) if sent.deal and sent.deal.strip() else None
     except (GameSetupError, DealError) as exc:
         raise Refused(engine_sentence(str(exc)), form) from None
@@ -98,7 +99,7 @@ def read(sent: Sent, last_difficulty: str) -> Asked:
     return Asked({**form, "winnable_only": "1" if wants else ""}, variant, number, wants)
 
 
-def remember(session, player_id: str, chosen: Preferences, asked: Asked) -> None:
+def remember(session: Session, player_id: str, chosen: Preferences, asked: Asked) -> None:
     """The box and the difficulty, for the next form; committed."""
     remember_winnable_only(session, player_id, asked.wants_winnable)
     if asked.form["difficulty"] != chosen.difficulty:

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import VARIANTS, Deal, Game, Goal
@@ -197,7 +198,7 @@ async def deal_verdict(n: DealNumber, session: SessionDep,
             for v in VARIANTS]
 
 
-async def searched(session, searcher: str, n: int, missing: list[Rules], *,
+async def searched(session: Session, searcher: str, n: int, missing: list[Rules], *,
                    keep_them: bool) -> dict[Rules, Answer]:
     """Deal ``n`` searched under the ``missing`` rule sets, in the solver's queue (429 when it
     is busy); kept when ``keep_them`` (a deal someone has played)."""
@@ -227,7 +228,7 @@ def known_answers(n: int, facts: dict, stored: dict) -> dict[Rules, Answer]:
     return answers
 
 
-def keep(session, number: int, solved: dict[Rules, Searched]) -> None:
+def keep(session: Session, number: int, solved: dict[Rules, Searched]) -> None:
     """Store a played deal's searched verdicts in one short transaction (SQLite has one
     writer); another request's equal write, at the same moment, is no error."""
     for (goal, passes), (winnable, moves, nodes, par) in solved.items():

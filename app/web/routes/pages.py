@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 from markdown_it import MarkdownIt
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine import (
@@ -24,6 +25,7 @@ from app.engine import (
 )
 from app.settings import PROJECT_DIR
 from app.store import (
+    LoadedGame,
     latest_unfinished,
     wants_winnable_only,
 )
@@ -63,8 +65,9 @@ from app.web.views.view import back_before
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 # --- home ----------------------------------------------------------------------------------
-def render_home(request: Request, session, player_id: str, *, form: dict[str, str] | None = None,
-                error: str | None = None, status_code: int = 200) -> Response:
+def render_home(request: Request, session: Session, player_id: str, *,
+                form: dict[str, str] | None = None, error: str | None = None,
+                status_code: int = 200) -> Response:
     winnable_only = wants_winnable_only(session, player_id)
     difficulty = preferences_page.current(request, session, player_id).difficulty
     context = {
@@ -128,7 +131,7 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
                  starting=starting.deal_phrase(number, variant), extras=extras)
 
 
-def challenged(request: Request, session, token: str | None, number: int,
+def challenged(request: Request, session: Session, token: str | None, number: int,
                variant: Variant) -> str | None:
     """The id of the sender's game a challenge link names (checked again: a POST is its own
     request). A game started from the link keeps it; no page shows it."""
@@ -226,7 +229,8 @@ async def retry(request: Request, session: SessionDep, player_id: PlayerDep, loa
                                                          before, bool(confirm), better))
 
 
-async def better_move(session, loaded, player_id: str, before: int) -> Move | None:
+async def better_move(session: Session, loaded: LoadedGame, player_id: str,
+                      before: int) -> Move | None:
     """The move that would have kept the win, when move ``before`` is the one that lost it
     (none while the deal can still be played for a day's result: ``spoilers``)."""
     if spoilers.kept_private(loaded.game):
@@ -238,7 +242,8 @@ async def better_move(session, loaded, player_id: str, before: int) -> Move | No
     return found.better_move if found.lost_at == before else None
 
 
-def start_retry(request: Request, session, player_id: str, loaded, before: int,
+def start_retry(request: Request, session: Session, player_id: str, loaded: LoadedGame,
+                before: int,
                 confirmed: bool, better: Move | None) -> Response:
     current = actions.in_progress(session, player_id)
     if current is not None and not confirmed:

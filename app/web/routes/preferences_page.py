@@ -17,6 +17,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.store import preferences_of, save_preferences
 from app.web.core import i18n
@@ -54,7 +55,7 @@ def render_preferences(request: Request, preferences: Preferences, *, saved: boo
                                       status_code=status_code, headers=NO_STORE)
 
 
-def current(request: Request, session, player_id: str) -> Preferences:
+def current(request: Request, session: Session, player_id: str) -> Preferences:
     """The caller's preferences: as the page request read them, else from the store."""
     shown = shown_for(request)
     if shown.known:
@@ -97,7 +98,7 @@ def with_language(before: Preferences, chosen: Preferences, browser: str) -> Pre
     return chosen
 
 
-def save(session, player_id: str, preferences: Preferences) -> None:
+def save(session: Session, player_id: str, preferences: Preferences) -> None:
     save_preferences(session, player_id, preferences.to_store())
     session.commit()
 

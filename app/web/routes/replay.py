@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.engine import Game, GameStatus, ended_reason
 from app.store import LoadedGame, display_name, load
@@ -68,11 +69,11 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     context = replay_context(request, loaded.record, game, step=step, win_from=win_from)
     context.update(autoplay=play and context["step"] < context["last"], lost_at=lost_at,
                    owner_name=owner_name, mine=loaded.record.player_id == player_id)
-    blocks = {"block_name": "stage"} if is_htmx(request) else {}
-    return templates.TemplateResponse(request, "replay.html", context, **blocks)
+    return templates.TemplateResponse(request, "replay.html", context,
+                                      block_name="stage" if is_htmx(request) else None)
 
 
-def ended_game(request: Request, session, game_id: str, player_id: str) -> LoadedGame:
+def ended_game(request: Request, session: Session, game_id: str, player_id: str) -> LoadedGame:
     """The game to replay: 404 for none, 409 while it is being played."""
     loaded = load(session, game_id)
     if loaded is None:
@@ -125,13 +126,14 @@ def replay_context(request: Request, record, game: Game, *, step: int,
         record, shown, elapsed=record.seconds or 0, can_play=False, replay=True,
         hinted=tuple(card.name for card in better.cards) if better else (),
         hinted_action=better.op.value if better and not better.cards else None)
+    reason = ended_reason(record.status, game.outcome())  # an ended game's: never None
     context.update(
         step=step, last=last, steps=described_steps(game), win_from=win_from,
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=record.id)
         + ("&" if win_from is not None else "?") + "step=",
         result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
-        result_reason=engine_sentence(ended_reason(record.status, game.outcome())),
+        result_reason=engine_sentence(reason) if reason is not None else None,
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant))
     return context

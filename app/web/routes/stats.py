@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app.engine import VARIANTS
 from app.store import (
@@ -53,7 +54,7 @@ from app.web.views.templating import templates
 router = APIRouter(include_in_schema=False)
 
 
-def render_stats(request: Request, session, player_id: str, *, page: int = 1,
+def render_stats(request: Request, session: Session, player_id: str, *, page: int = 1,
                  name_error: str | None = None, name_value: str | None = None,
                  notice: str | None = None, status_code: int = 200) -> Response:
     only_history = is_htmx(request) and request.headers.get("HX-Target") == "history"

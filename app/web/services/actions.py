@@ -170,10 +170,10 @@ def _play_steps(game: Game, steps: list[Step],
                     raise IllegalMove(game.why_illegal(step.move) or str(step.move))
                 if hints is not None:
                     hints.append((game.copy(), step.move))
-            elif step == UNDO:
+            elif isinstance(step, Move):
+                game.play(step)
+            else:  # UNDO, the only other step
                 undone.append(game.undo())
-            else:
-                game.play(step)  # type: ignore[arg-type]
         except IllegalMove as exc:
             raise BatchRefused(number, step, str(exc)) from None
     return undone

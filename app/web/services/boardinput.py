@@ -14,6 +14,7 @@ from typing import Annotated
 
 from fastapi import Depends, Form, Request
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from app.engine import Card, CardError, Game, IllegalMove, Move, MoveError
 from app.store import GameConflict, LoadedGame, reload
@@ -109,10 +110,9 @@ def said_of(done: actions.Applied, game: Game) -> Notice:
     if not played:
         return Notice()
     last = played[-1]
-    if last == actions.UNDO:
+    if not isinstance(last, Move):  # UNDO, the only other step
         return took_back(done.undone[-1])
-    move: Move = last  # type: ignore[assignment]
-    return Notice(describe_played(move, game), removed=tuple(c.name for c in move.cards))
+    return Notice(describe_played(last, game), removed=tuple(c.name for c in last.cards))
 
 
 def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
@@ -124,7 +124,7 @@ def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
                   refused=True, refused_cards=told.refused_cards)
 
 
-def out_of_step(request: Request, session, loaded: LoadedGame, player_id: str,
+def out_of_step(request: Request, session: Session, loaded: LoadedGame, player_id: str,
                 input_id: str | None, exc: GameConflict) -> Response:
     """An input made on another version than the stored one. A batch sent again after its
     answer was lost finds itself applied and gets the board as it is (200). Otherwise the
@@ -216,7 +216,7 @@ def read_input(game: Game, sent: BoardInput, *, script: bool = False) -> Read:
     return Read([], said=step) if isinstance(step, Notice) else Read([step])
 
 
-def take_input(request: Request, session, player_id: str, loaded: LoadedGame,
+def take_input(request: Request, session: Session, player_id: str, loaded: LoadedGame,
                sent: BoardInput) -> Response:
     """The one way a board input is played: read into steps, applied by ``actions.apply``
     (which checks the version and that the game goes on), answered by ``answer`` (the
@@ -253,7 +253,8 @@ def refused(request: Request, loaded: LoadedGame, player_id: str, exc: actions.B
                   status_code=422)
 
 
-async def give_hint(request: Request, session, player_id: str, loaded: LoadedGame) -> Response:
+async def give_hint(request: Request, session: Session, player_id: str,
+                    loaded: LoadedGame) -> Response:
     try:
         advice, until = await solving.advise(session, loaded, player_id)
     except IllegalMove as exc:

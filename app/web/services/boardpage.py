@@ -84,9 +84,9 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
             record, game, elapsed=elapsed, running=context["running"], paused=context["paused"],
             can_play=context["can_play"], urls=page_urls(request, record, urls), said=said,
             learn=bool(context.get("learn")))
-    blocks = {"block_names": BOARD_BLOCKS} if is_htmx(request) else {}
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
-                                      headers=NO_STORE, **blocks)
+                                      headers=NO_STORE,
+                                      block_names=BOARD_BLOCKS if is_htmx(request) else [])
 
 
 def page_urls(request: Request, record, urls: BoardUrls) -> dict[str, str | None]:

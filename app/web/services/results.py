@@ -112,6 +112,8 @@ def moved_challenge(request: Request, session: Session, token: str | None, deal:
     if not token or not _is_old_token(token):
         return None
     record = challenge_game(request, session, token, deal, variant)
+    if record.challenge_key is None or deal.number is None:  # pragma: no cover - refused
+        return None  # by challenge_game (a game with no key), and a link's deal has a number
     return _link(request, deal.number, variant, record.challenge_key)
 
 
@@ -195,12 +197,12 @@ def remember_par(request: Request, loaded: LoadedGame) -> Future | None:
     return None
 
 
-def results_of(session, record) -> tuple[Result, Result | None, list[Result],
+def results_of(session: Session, record: GameRecord) -> tuple[Result, Result | None, list[Result],
                                            DealResults | None]:
     """An ended game's result, the challenge's it answers, the answers to it, and how
     everyone did on its deal."""
     sender = get_game(session, record.challenge) if record.challenge else None
-    everyone = (deal_results(session, record.deal_number, record.variant)
+    everyone = (deal_results(session, int(record.deal_number), record.variant)
                 if record.deal_number is not None else None)
     return (result_of(session, record), result_of(session, sender) if sender is not None
             else None, answers_to(session, record), everyone)

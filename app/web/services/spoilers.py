@@ -1,4 +1,4 @@
-"""Results others see are earned (issue 34, item 6): the solver's line for a deal that can still
+"""Results others see are earned: the solver's line for a deal that can still
 be played for a day's result is nobody's to see, not even its own player's, until that day is
 over. Otherwise a throwaway player abandons a game of the day's deal, reads its analysis, and
 plays the winning line back as the "fastest win".

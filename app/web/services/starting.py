@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import Form, Query, Request
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from app.engine import (
     DEFAULT_VARIANT,
@@ -25,7 +26,7 @@ from app.store import (
     GameRecord,
     LoadedGame,
     latest_unfinished,
-    load,
+    load_game,
     preview,
 )
 from app.web.core import utcday
@@ -52,8 +53,7 @@ def read_variant(goal: str | None, passes: str | None) -> Variant:
     """The rules from a form or a query string (the default for what is left out), with the
     engine's error messages."""
     try:
-        return Variant(goal or DEFAULT_VARIANT.goal,  # type: ignore[arg-type]
-                       passes if passes not in (None, "") else DEFAULT_VARIANT.passes)
+        return Variant(goal or DEFAULT_VARIANT.goal, passes or DEFAULT_VARIANT.passes)
     except GameSetupError as exc:
         raise PageError(400, _("These rules don't exist"), engine_sentence(str(exc))) from None
 
@@ -98,7 +98,7 @@ def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields
     return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
 
 
-def started(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def started(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
             confirmed: bool, action: str, fields: dict[str, Any], starting: str,
             winnable_only: bool = False) -> Response:
     """Start a game, once the player has agreed to abandon the one in progress, if any."""
@@ -110,7 +110,7 @@ def started(request: Request, session, player_id: str, *, deal: Deal, variant: V
 
 
 # --- a deal's page: nothing stored before the first input ------------------------------------
-def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def shown(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
           urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
           daily: date | None = None, extras: dict[str, Any] | None = None) -> Response:
     """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
@@ -130,7 +130,7 @@ def shown(request: Request, session, player_id: str, *, deal: Deal, variant: Var
                                           daily=daily), player_id, urls=urls, extras=extras)
 
 
-def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
+def first_input_starts(request: Request, session: Session, player_id: str, *, deal: Deal,
                        variant: Variant, ask_at: str, sent: BoardInput | None = None,
                        daily: date | None = None, challenge: str | None = None,
                        late_daily: date | None = None) -> Response | LoadedGame:
@@ -162,10 +162,10 @@ def first_input_starts(request: Request, session, player_id: str, *, deal: Deal,
                            daily=daily, challenge=challenge, late_daily=late_daily)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
                                     challenge=challenge, late_daily=late_daily)
-    return load(session, record.id)
+    return LoadedGame(record, load_game(record))
 
 
-def first_batch(request: Request, session, player_id: str, *, deal: Deal, variant: Variant,
+def first_batch(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
                 sent: BoardInput, daily: date | None, challenge: str | None,
                 late_daily: date | None) -> Response:
     """A deal page's first batch: the game started and the batch played at once, or neither
@@ -185,10 +185,10 @@ def first_batch(request: Request, session, player_id: str, *, deal: Deal, varian
         return render_board(request, unstored, player_id, refused_batch(exc, len(steps)),
                             status_code=422)
     except actions.AlreadyStarted:
-        loaded = actions.started_by(session, player_id, sent.input_id)
-        if loaded is None:  # pragma: no cover - the unique batch id names a stored game
+        stored = actions.started_by(session, player_id, sent.input_id)
+        if stored is None:  # pragma: no cover - the unique batch id names a stored game
             raise
-        return went_on(request, render_board(request, loaded, player_id), loaded)
+        return went_on(request, render_board(request, stored, player_id), stored)
     return went_on(request, render_board(request, loaded, player_id, said_of(done, loaded.game)),
                    loaded)
 

@@ -1,7 +1,7 @@
-"""Moves known before they are played count as hints in a game whose result others see
-(issue 34, item 6).
+"""Moves known before they are played count as hints in a game whose result others see, so
+that its result is not ranked.
 
-The findings: a throwaway player (a fresh cookie, or a second browser) starts the deal of the
+What this closes: a throwaway player (a fresh cookie, or a second browser) starts the deal of the
 day, replays the real game's moves and asks for hints; the real game plays them and wins with
 0 hints, its time and score ranked. A challenge is a shared result too, on any deal at any
 date: a throwaway game of the challenged deal, ended, gives its analysis (the solver's whole

@@ -18,6 +18,7 @@ from app.engine import (
     MIN_DEAL_NUMBER,
     GameStatus,
     Goal,
+    Move,
 )
 from app.web.core.errors import Problem as ErrorProblem
 from app.web.core.params import DealNumber, GoalValue, JsonInteger, OpValue, PassesValue
@@ -63,13 +64,18 @@ class MoveIn(BaseModel):
 
     op: OpValue
     # Not nullable: a move either names its cards or leaves the field out.
-    cards: list[str] = Field(default=None, min_length=1, max_length=2,  # type: ignore[assignment]
+    # The default None stands for "left out" (it is never validated, so never sent as null).
+    cards: list[str] = Field(default=None, min_length=1, max_length=2,  # type: ignore[arg-type]
                              description="The card or two for a remove, e.g. [\"5H\", \"8C\"]")
 
 
 class MoveOut(BaseModel):
     op: OpValue
     cards: list[str] | None = Field(default=None, exclude_if=lambda cards: cards is None)
+
+
+def move_out(move: Move) -> MoveOut:
+    return MoveOut.model_validate(move.to_dict())
 
 
 class Pile(BaseModel):

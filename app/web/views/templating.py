@@ -26,6 +26,7 @@ templates.env.add_extension("jinja2.ext.i18n")
 # Words: {% trans %}...{% endtrans %} and _("..."), in the request's language
 # (app/web/core/i18n.py).
 # Newstyle: placeholders are %(name)s, filled after translating and escaped like any value.
+# (The i18n extension adds install_gettext_callables to the environment; its type has none.)
 templates.env.install_gettext_callables(  # type: ignore[attr-defined]
     lambda message: i18n.translations(i18n.current()).gettext(message),
     lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(singular, plural, n),

@@ -1,3 +1,4 @@
+// @ts-check
 /* What the board does for the player beyond the rules: an ending that needs no choice played
  * out (Finish, F), the hinted move played (Play the hint, N), and the first game's tips, each
  * leaving once it is done or no longer applies. */
@@ -29,7 +30,7 @@ export async function playOut(board, line) {
   for (const move of line) {
     if (board.finishing !== token || !board.local.playing) return;
     board.step(move);
-    await board.motion.settled();
+    await board.drawer.motion.settled();
   }
   if (board.finishing === token) board.finishing = null;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /* The game's clock as the player sees it: it starts at the first move, stops while the game is
  * paused (the button, P, or a tab left for a second) and when the game ends, and counts play,
  * not the page's life. The server keeps its own clock for games it watches move by move; for

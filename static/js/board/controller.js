@@ -1,15 +1,20 @@
+// @ts-check
 /* The board: every input is played by the engine on this device and drawn in the next frame;
  * the steps go to the server in batches (sync.js), which replays them with its own engine and
  * is the only judge of what is recorded. What needs the server (a hint, the end's results)
- * asks it, and says so in one sentence when there is no network. */
+ * asks it, and says so in one sentence when there is no network.
+ *
+ * It holds three parts: `local`, the game on this device (local.js, the engine); `remote`,
+ * its conversation with the server and the other tabs (remote.js); `drawer`, what the page
+ * shows (drawer.js). It decides; they play, ask and draw. */
 
-import { Card, Move } from "../engine/index.js";
+import { Card, GameStatus, Move } from "../engine/index.js";
 import { forcedEnding, hintedMove, playOut, showHelpers, tipsDone } from "./assist.js";
 import { Clock } from "./clock.js";
-import { Marks, drawBoard, drawCounters } from "./draw.js";
-import { Motion, positions } from "./motion.js";
-import { ask, focusCard, focusOnBoard, keepFocus, roving } from "./input.js";
-import { LocalGame, UNDO, stepText } from "./local.js";
+import { Drawer } from "./drawer.js";
+import { positions } from "./motion.js";
+import { ask, focusCard, roving } from "./input.js";
+import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
 import { device } from "../solver/device.js";
 import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
 import { Remote } from "./remote.js";
@@ -24,29 +29,30 @@ function cue(what) {  // a sound for a move, a refusal or a win (sound.js decide
   window.pyramidSound?.play(what);
 }
 
-export class Board extends Remote {
-  /** @param {HTMLElement} root #board @param {object} record saved.js's record */
+export class Board {
+  /** @param {HTMLElement} root #board @param {any} record saved.js's record
+   * @param {{canPlay?: boolean, notKept?: number, practice?: boolean}} [options] */
   constructor(root, record, { canPlay = true, notKept = 0, practice = false } = {}) {
-    super();
     this.practice = practice;
-    this.root = root;
     this.record = record;
     this.canPlay = canPlay;
     this.local = new LocalGame({ ...record, moves: record.server.moves,
       hints: record.server.hints + hintSteps(record.steps), undos: record.server.undos,
       status: record.server.status });
     for (const step of record.steps) {
-      if (!isHintStep(step.text)) this.local.apply(stepOfText(step.text));
+      if (!isHintStep(step.text)) this.local.apply(stepOf(step.text));
     }
-    this.marks = new Marks();
-    this.motion = new Motion(root);
+    this.drawer = new Drawer(root);
     const ended = !this.local.playing;
     this.clock = new Clock(record.elapsed || 0, !ended && this.local.game.moves.length > 0 && !record.paused);
-    this.hintWaiting = false;
-    syncer.listeners.add(this);
-    window.addEventListener("storage", (event) => {
-      if (event.key === "pyramid.games.v1") this.fromStorage();
-    });
+    /** The cards (or "draw", "recycle") the last hint named, while it can be played.
+     * @type {string[]|null} */
+    this.hinted = null;
+    /** The forced ending being played out (assist.js), or null. @type {object|null} */
+    this.finishing = null;
+    /** Called after each step (the guided game's lessons). @type {((step: any) => void)|null} */
+    this.afterStep = null;
+    this.remote = new Remote(this);
     // Leaving the tab pauses after a second away: a reload, a link followed or the tab closed
     // also hide the page first, and must not leave a paused game behind them.
     let away = null;
@@ -59,9 +65,12 @@ export class Board extends Remote {
     window.addEventListener("pagehide", () => window.clearTimeout(away));
     this.draw();
     if (notKept) this.say(sayCount("not_kept", notKept), true);
-    if (syncer.offline || !navigator.onLine) this.offline(true);
+    if (syncer.offline || !navigator.onLine) this.drawer.offline(true);
     if (hintsOffered(this)) watchVerdict(this);
   }
+
+  /** #board, as drawn now. */
+  get root() { return this.drawer.root; }
 
   selected() { return this.local.selected; }
   paused() { return this.root.hasAttribute("data-paused"); }
@@ -74,8 +83,8 @@ export class Board extends Remote {
     if (!this.canPlay) return;
     const kind = input.kind;
     if (kind !== "finish") this.finishing = null;
-    this.motion.land();
-    this.marks.clear();
+    this.drawer.motion.land();
+    this.drawer.marks.clear();
     if (kind === "finish") {
       const line = forcedEnding(this.local.game);
       if (line && !this.finishing) playOut(this, line);
@@ -88,7 +97,7 @@ export class Board extends Remote {
     }
     if (kind === "pause") return this.togglePause();
     if (this.paused()) return;
-    if (kind === "hint") return this.hint();
+    if (kind === "hint") return this.remote.hint();
     if (kind === "deselect") {
       if (this.local.selected) {
         const name = this.local.selected;
@@ -121,7 +130,7 @@ export class Board extends Remote {
     const read = this.local.press(name);
     if (read.move) return this.step(read.move, at);
     if (read.refused) {
-      for (const card of read.cards || []) this.marks.refused.add(card);
+      for (const card of read.cards || []) this.drawer.marks.refused.add(card);
       this.draw();
       this.say(sayEngine(read.refused), true);
       cue("refused");
@@ -129,7 +138,7 @@ export class Board extends Remote {
     }
     this.draw();
     this.say(read.message);
-    this.painted(at);
+    this.drawer.painted(at);
   }
 
   /** Play `step` (a Move or UNDO) here, draw it, keep it, and send it. */
@@ -159,17 +168,18 @@ export class Board extends Remote {
       });
     }
     this.draw();
-    this.motion.step(flight.kind, flight.cards(), before);
-    if (this.local.status.value === "won") {
-      this.motion.cascade(this.local.game.moves.flatMap((move) => move.cards.map((c) => c.name)));
+    this.drawer.motion.step(flight.kind, flight.cards(), before);
+    const won = this.local.status === GameStatus.WON;
+    if (won) {
+      this.drawer.motion.cascade(this.local.game.moves.flatMap((move) => move.cards.map((c) => c.name)));
     }
     let message = played.message;
     if (was && !this.local.selected && step !== UNDO && !step.cards.length) {
       message = `${message} ${say("selection_dropped", { card: cardLong(was) })}`;
     }
     this.say(message);
-    cue(step === UNDO ? "undo" : this.local.status.value === "won" ? "win" : step.toText());
-    this.painted(at);
+    cue(step === UNDO ? "undo" : won ? "win" : step.toText());
+    this.drawer.painted(at);
     if (!this.local.playing) this.ended();
     // The verdict in the solver's worker, asked once this frame is painted.
     requestAnimationFrame(() => window.setTimeout(() => watchVerdict(this), 0));
@@ -200,16 +210,17 @@ export class Board extends Remote {
     this.finishing = null;
     this.hinted = null;
     this.record = fresh;
-    this.local = new LocalGame({ ...fresh, moves: [], hints: 0, undos: 0, status: "playing" });
+    this.local = new LocalGame({ ...fresh, moves: [], hints: 0, undos: 0,
+      status: GameStatus.PLAYING.value });
     this.clock.set(0, false);
-    this.marks.clear();
+    this.drawer.marks.clear();
     this.root.querySelector("[data-banner]")?.remove();
     this.root.dataset.game = "";
     this.root.dataset.play = fresh.start.url;
     if (fresh.page) window.history.replaceState(null, "", fresh.page);
     this.draw();
     this.say("");
-    this.motion.deal();
+    this.drawer.motion.deal();
   }
 
   /** Which flight `step` makes, and its cards (read after the step, for those it reveals). */
@@ -235,55 +246,58 @@ export class Board extends Remote {
 
   /** The server has confirmed steps the board already shows: only what says so changes. */
   confirmed() {
-    this.versioned();
-    document.documentElement.dataset.inputs = String(this.record.steps.length);
-    drawCounters(this.local, this.clock.seconds());
+    this.drawer.confirmed(this.local, this.record, this.clock.seconds());
   }
 
-  /** The board drawn from the game here. */
+  /** The board drawn from the game here, with the helpers that apply to it. */
   draw() {
-    const focused = focusOnBoard(this.root);
-    this.versioned();
-    drawBoard(this.root, this.local, this.marks, { canPlay: this.canPlay });
-    drawCounters(this.local, this.clock.seconds());
-    document.documentElement.dataset.inputs = String(this.record.steps.length);
-    // Where the focus goes when its card left is measured in the next frame, when the page is
-    // laid out anyway: measured now, it would lay the page out twice.
-    if (focused && !this.root.contains(document.activeElement)) {
-      requestAnimationFrame(() => keepFocus(this.root, focused));
-    }
-    roving(this.root);
+    this.drawer.draw(this.local, this.record, this.clock.seconds(), this.canPlay);
     showHelpers(this);
     tipsDone(this.root, this.local.game);
   }
 
+  /** @param {string} text @param {boolean} [refused] */
   say(text, refused = false) {
-    const region = document.getElementById("message");
-    if (!region) return;
-    region.textContent = "";
-    if (!text) return;
-    const span = document.createElement("span");
-    span.className = refused ? "tone-error" : "tone-info";
-    span.setAttribute("data-tone", refused ? "error" : "info");
-    if (refused) span.setAttribute("data-refused", "");
-    span.textContent = text;
-    region.appendChild(span);
+    this.drawer.say(text, refused);
   }
 
-  /** How long a press took to show (bench/play_feel.py reads window.pyramidFeel). */
-  painted(at) {
-    if (at === undefined) return;
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => window.pyramidFeel.push(performance.now() - at);
-      channel.port2.postMessage(null);
+  /** Mark the cards (or the draw or recycle control) a hint points at.
+   * @param {string[]} names */
+  marked(names) {
+    const { marks } = this.drawer;
+    for (const name of names) {
+      if (name === "draw" || name === "recycle") marks.hintedAction = name;
+      else marks.hinted.add(name);
+    }
+    this.draw();
+  }
+
+  togglePause() {
+    const cover = this.root.querySelector("[data-paused-cover]");
+    if (!(cover instanceof HTMLElement)) return;
+    const pausing = !this.paused();
+    if (pausing && !this.clock.running) return;
+    this.remote.pause(pausing);
+    this.root.toggleAttribute("data-paused", pausing);
+    cover.hidden = !pausing;
+    if (pausing) {
+      this.clock.stop();
+      /** @type {HTMLElement|null} */ (cover.querySelector('[data-action="resume"]'))?.focus();
+    } else {
+      this.clock.start();
+      roving(this.root);
+    }
+    this.record = saved.update(this.record, (record) => {
+      record.paused = pausing;
+      record.elapsed = this.clock.seconds();
     });
   }
 
-}
-
-function stepOfText(text) {
-  return text === UNDO ? UNDO : Move.fromText(text);
+  /** The game has ended: the server's banner once it has every step, else one drawn here. */
+  ended() {
+    this.clock.stop();
+    window.dispatchEvent(new CustomEvent("pyramid:ended", { detail: { board: this } }));
+  }
 }
 
 function cardLong(name) {

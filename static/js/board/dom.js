@@ -1,7 +1,35 @@
-/* Building and patching the board's elements: what draw.js and ending.js share. */
+// @ts-check
+/* Building and patching the page's elements: what draw.js and ending.js share, and what
+ * every script asks of the page (its CSRF token, an element made the first time it is needed). */
+
+/** The page's CSRF token (templates/base.html's meta), which every POST carries.
+ * @returns {string} */
+export function csrfToken() {
+  return document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") || "";
+}
+
+/** The element `selector` finds from the event's target up (none for a target that is not an
+ * element). @param {Event} event @param {string} selector @returns {HTMLElement|null} */
+export function closestTo(event, selector) {
+  const found = event.target instanceof Element ? event.target.closest(selector) : null;
+  return found instanceof HTMLElement ? found : null;
+}
+
+/** The element `selector` finds, or else a new `tag` with `attributes` that `place` puts in
+ * the page (null when `place` returns false: nowhere to put it).
+ * @param {string} selector @param {string} tag @param {Record<string, unknown>} attributes
+ * @param {(made: HTMLElement) => boolean|void} place @returns {HTMLElement|null} */
+export function foundOrMade(selector, tag, attributes, place) {
+  const found = document.querySelector(selector);
+  if (found instanceof HTMLElement) return found;
+  const made = element(tag, attributes);
+  return place(made) === false ? null : made;
+}
 
 /** A new element with `attributes` (false, null and undefined left out; true as "") and
  * `children`. */
+/** @param {string} tag @param {Record<string, unknown>} [attributes]
+ * @param {(Node|string)[]} [children] @returns {HTMLElement} */
 export function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {

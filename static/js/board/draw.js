@@ -1,3 +1,4 @@
+// @ts-check
 /* Drawing the board from the game on this device, in the markup templates/_board.html draws
  * (tests/e2e/test_offline.py holds the two to each other): the pyramid, the stock, the waste,
  * the removed cards, the counters and the controls' states. Card faces are cloned from the

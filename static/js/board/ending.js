@@ -1,7 +1,9 @@
+// @ts-check
 /* The end of a game: the server's banner (result, score, par, challenges) once the server
  * holds every step; until then, or with no network, one drawn here from the engine's outcome,
  * saying the game is kept on this device. */
 
+import { GameStatus } from "../engine/index.js";
 import { formatTime } from "./clock.js";
 import { formatNumber, languageHeaders, say, sayCount, sayEngine, sayInto } from "./words.js";
 import { element } from "./dom.js";
@@ -15,11 +17,12 @@ function place(board, banner) {
 /** The banner drawn here: what the engine knows of the end. */
 function localBanner(board) {
   const { local } = board;
-  const status = local.status.value;
+  const status = local.status;
   const outcome = local.game.outcome();
   const seconds = board.clock.seconds();
   const moves = local.game.moves.length;
-  const title = say(status === "won" ? "won" : status === "abandoned" ? "abandoned" : "game_over");
+  const title = say(status === GameStatus.WON ? "won"
+    : status === GameStatus.ABANDONED ? "abandoned" : "game_over");
   const total = local.score(seconds).total;
   const children = [
     element("h2", {}, [title]),
@@ -34,15 +37,18 @@ function localBanner(board) {
   // Where a lost game went wrong, from the device's solver (the server's own analysis replaces
   // it with the server's banner). Not for a deal of the day: its line is nobody's while it is
   // in play (docs/players.md), and the server's analysis refuses it too.
-  if (status === "lost" && hintsOffered(board) && !board.record.daily) children.push(deviceCoach(board));
+  if (status === GameStatus.LOST && hintsOffered(board) && !board.record.daily) {
+    children.push(deviceCoach(board));
+  }
   const actions = element("div", { class: "banner-actions" });
   if (board.record.urls?.again || board.record.start) {
     actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },
       [say("play_again")]));
   }
-  actions.append(element("a", { class: "btn", href: "/", "data-action": "new" }, [say("new_game")]));
+  actions.append(element("a", { class: "btn", href: board.root.dataset.homeUrl, "data-action": "new" },
+    [say("new_game")]));
   children.push(actions);
-  return element("details", { class: `banner ${status}`, "data-banner": status, "data-local": true,
+  return element("details", { class: `banner ${status.value}`, "data-banner": status.value, "data-local": true,
     open: true }, [
     element("summary", { class: "banner-toggle", "data-banner-toggle": true }, [
       element("span", { class: "when-open" }, [`\u2715 ${say("show_board")}`]),

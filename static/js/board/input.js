@@ -1,3 +1,4 @@
+// @ts-check
 /* What a player does on the board, turned into inputs for the board (main.js): a press on a
  * card or a control (acted on at the press, not the click: a redraw between press and release
  * must not lose it), a drag of one card onto its partner, and the keys.
@@ -5,6 +6,8 @@
  * Keys: Tab enters the board once and the arrows move between the free cards; Enter or Space
  * presses the focused card; D draws (or recycles), U undoes, H asks a hint, S and W take the
  * stock's and the waste's card, P pauses, Esc drops the selection. */
+
+import { closestTo } from "./dom.js";
 
 const DRAG_THRESHOLD = 6;  // px a press must travel to become a drag
 
@@ -57,7 +60,7 @@ export function listen(board) {
 
   document.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || !playableBoard()) return;
-    const control = event.target.closest?.("#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled]), #board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
+    const control = closestTo(event, "#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled]), #board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
     if (!control) return;
     const input = inputFor(control);
     if (!input) return;
@@ -71,20 +74,21 @@ export function listen(board) {
   });
   // A pointer's click follows its press, which was the input; a keyboard's click is the input.
   document.addEventListener("click", (event) => {
-    const form = event.target.closest?.("#board[data-play] [data-board-form]");
+    const form = closestTo(event, "#board[data-play] [data-board-form]");
     if (form && event.detail > 0) event.preventDefault();
-    const helper = event.target.closest?.("#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
+    const helper = closestTo(event, "#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
     if (helper && event.detail === 0) board.take(inputFor(helper));
   }, true);
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (form.matches?.("#board[data-play] form") && form.querySelector('[data-action="restart"]')
+    if (!(form instanceof HTMLFormElement)) return;
+    if (form.matches("#board[data-play] form") && form.querySelector('[data-action="restart"]')
         && board.canRestart()) {
       event.preventDefault();  // the same deal again, here and now
       board.restart();
       return;
     }
-    if (!form.matches?.("#board[data-play] [data-board-form]")) return;
+    if (!form.matches("#board[data-play] [data-board-form]")) return;
     event.preventDefault();
     const submitter = event.submitter || form.querySelector("button");
     const input = submitter && inputFor(submitter);
@@ -145,7 +149,7 @@ export function listen(board) {
 
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (closestTo(event, "input, textarea, select, [contenteditable]")) return;
     const root = playableBoard();
     if (!root) return;
     const key = event.key;
@@ -226,14 +230,15 @@ export function keepFocus(root, was) {
 /** Ask the player a yes-or-no question on the page (the board's [data-ask-leave] box), as the
  * server's pages ask before a game is left. @returns {Promise<boolean>} */
 export function ask(text) {
-  const box = document.querySelector("[data-ask-leave]");
+  const box = /** @type {HTMLElement|null} */ (document.querySelector("[data-ask-leave]"));
   if (!box) return Promise.resolve(true);
   box.querySelector("[data-ask-text]").textContent = text;
   box.hidden = false;
-  box.querySelector('[data-answer="yes"]').focus();
+  /** @type {HTMLElement} */ (box.querySelector('[data-answer="yes"]')).focus();
   return new Promise((resolve) => {
+    /** @param {Event} event */
     const answered = (event) => {
-      const answer = event.target.closest("[data-answer]")?.getAttribute("data-answer");
+      const answer = closestTo(event, "[data-answer]")?.getAttribute("data-answer");
       if (!answer) return;
       box.hidden = true;
       box.removeEventListener("click", answered);

@@ -1,3 +1,4 @@
+// @ts-check
 /* "Learn in a minute": a short guided game on a fixed deal (templates/game.html's [data-learn]).
  * Each lesson marks on the board what to press (a pair, a King, the stock, Recycle) and waits
  * for the player to do it; the game is played on the page alone, never stored or counted. */
@@ -17,7 +18,7 @@ export function teach(board) {
   const coach = document.querySelector("[data-learn]");
   if (!coach) return;
   const text = coach.querySelector("[data-learn-step]");
-  const rest = coach.querySelector("[data-learn-rest]");
+  const rest = /** @type {HTMLElement} */ (coach.querySelector("[data-learn-rest]"));
   let at = 0;
 
   function show() {
@@ -25,15 +26,15 @@ export function teach(board) {
     if (!lesson) {
       text.textContent = say("learn_done");
       rest.hidden = true;
-      coach.querySelector("[data-learn-done]").hidden = false;
-      coach.querySelector("[data-learn-skip]").hidden = true;
+      /** @type {HTMLElement} */ (coach.querySelector("[data-learn-done]")).hidden = false;
+      /** @type {HTMLElement} */ (coach.querySelector("[data-learn-skip]")).hidden = true;
       return;
     }
     text.textContent = say(lesson.say);
     rest.hidden = !lesson.rest;
-    board.marks.clear();
-    for (const card of lesson.marks || []) board.marks.hinted.add(card);
-    board.marks.hintedAction = lesson.action || null;
+    board.drawer.marks.clear();
+    for (const card of lesson.marks || []) board.drawer.marks.hinted.add(card);
+    board.drawer.marks.hintedAction = lesson.action || null;
     board.draw();
   }
 

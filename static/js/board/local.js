@@ -1,10 +1,12 @@
+// @ts-check
 /* The game on this device: the engine's Game (static/js/engine, the server's rules), and what
  * a board input means on it.
  *
- * A press on a card reads exactly as the server's form reads a click (app/web/routes/board.py,
- * read_click): a lone card that is not a King becomes the selection; the same card again drops
- * it; a King, or a second card, is a removal for the engine to judge. Every step (a move or an
- * undo) is played here first and drawn at once; the server replays it with its own engine. */
+ * A press on a card reads exactly as the server's form reads a click
+ * (app/web/services/boardinput.py, read_click): a lone card that is not a King becomes the
+ * selection; the same card again drops it; a King, or a second card, is a removal for the
+ * engine to judge. Every step (a move or an undo) is played here first and drawn at once; the
+ * server replays it with its own engine. */
 
 import {
   Card, Deal, Game, GameStatus, IllegalMove, Move, Op, gameOver, score,
@@ -41,7 +43,7 @@ export class LocalGame {
     this.game = Game.replay(this.deal, this.goal, this.passes, data.moves.map(Move.fromText));
     this.hints = data.hints || 0;
     this.undos = data.undos || 0;
-    this.abandoned = data.status === "abandoned";
+    this.abandoned = data.status === GameStatus.ABANDONED.value;
     this.selected = null;
   }
 
@@ -138,7 +140,7 @@ export class LocalGame {
     this.game = Game.replay(this.deal, this.goal, this.passes, moves.map(Move.fromText));
     this.hints = hints;
     this.undos = undos;
-    this.abandoned = status === "abandoned";
+    this.abandoned = status === GameStatus.ABANDONED.value;
     this.selected = null;
   }
 }

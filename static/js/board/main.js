@@ -1,3 +1,4 @@
+// @ts-check
 /* The board page's script: finds the game to show (start.js), then hands the board to the
  * controller. Loaded as a module by templates/game.html; without it every control still works
  * as a plain form.
@@ -104,14 +105,14 @@ async function boot() {
   replayEarly(board);
   window.addEventListener("pyramid:ended", () => showEnding(board));
   if (!board.local.playing) showEnding(board);
-  else if (!board.local.game.moves.length) board.motion.deal();
-  if (!practice) board.lookAgain();  // a page kept by the browser may be older than the game
+  else if (!board.local.game.moves.length) board.drawer.motion.deal();
+  if (!practice) board.remote.lookAgain();  // a page kept by the browser may be older than the game
   syncer.kick();
   // Another tab or device may move this game: look again when the page comes back in view.
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") board.lookAgain();
+    if (document.visibilityState === "visible") board.remote.lookAgain();
   });
-  window.addEventListener("pageshow", (event) => { if (event.persisted) board.lookAgain(); });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) board.remote.lookAgain(); });
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);

@@ -1,3 +1,4 @@
+// @ts-check
 /* Cards that move like cards: a removed pair or King flies to the removed cards, a draw slides
  * the stock's card to the waste, a recycle gathers the waste back, an undo brings a card back
  * where it came from, the deal comes in at the start, and a win ends in a cascade.
@@ -8,6 +9,8 @@
  * travels over it, on the compositor (transform and opacity only), 300 ms at most; the card at
  * the flight's end waits, invisible, until it lands. The next input lands every flight at
  * once. Reduced motion (the system's, or "Animations: reduced/none"): nothing travels. */
+
+import { foundOrMade } from "./dom.js";
 
 const FLIGHT_MS = 260;
 const DEAL_STAGGER_MS = 18;
@@ -20,15 +23,9 @@ function reduced() {
 }
 
 function layer() {
-  let found = document.querySelector("[data-flights]");
-  if (!found) {
-    found = document.createElement("div");
-    found.className = "flight-layer";
-    found.setAttribute("data-flights", "");
-    found.setAttribute("aria-hidden", "true");
-    document.body.append(found);
-  }
-  return found;
+  return /** @type {HTMLElement} */ (foundOrMade("[data-flights]", "div",
+    { class: "flight-layer", "data-flights": true, "aria-hidden": "true" },
+    (made) => { document.body.append(made); }));
 }
 
 /** Where the cards `names` are on the board now (a name to its rectangle), and the piles'

@@ -76,7 +76,9 @@ export function moveOfNames(names) {
 }
 
 // --- the verdict after every move ------------------------------------------------------------
+/** @returns {HTMLElement|null} */
 function verdictNote(board) {
+  /** @type {HTMLElement|null} */
   let note = document.querySelector("[data-verdict-note]");
   if (!note) {
     const message = document.getElementById("message");
@@ -102,6 +104,7 @@ function showVerdict(board, verdict) {
 export async function watchVerdict(board) {
   const game = board.local.game;
   if (!hintsOffered(board) || game.isOver()) {
+    /** @type {HTMLElement|null} */
     const note = document.querySelector("[data-verdict-note]");
     if (note) {
       note.hidden = true;

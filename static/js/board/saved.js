@@ -1,3 +1,4 @@
+// @ts-check
 /* Games kept on this device (localStorage), so that a reload, a closed tab or a lost network
  * loses no move: each game's last state the server confirmed, and the steps played here since.
  *
@@ -17,7 +18,8 @@
  * Every tab of the site shares the records; the batches' versions keep two tabs from playing
  * over each other (the server refuses the later one, and its steps are said not to be kept). */
 
-const KEY = "pyramid.games.v1";
+/** The localStorage key the records are kept under (every tab reads and writes it). */
+export const KEY = "pyramid.games.v1";
 const KEPT = 30;  // records kept; confirmed, ended ones go first
 
 // The records as last read or written here, and their text: read again only when the text in
@@ -52,6 +54,14 @@ function write(data) {
 }
 
 /** This tab's id: kept across reloads of the tab, new in another tab. */
+/** Call `listener` whenever another tab changes the kept records.
+ * @param {() => void} listener */
+export function onOtherTab(listener) {
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEY) listener();
+  });
+}
+
 export const tab = (() => {
   try {
     const known = window.sessionStorage.getItem("pyramid-tab");

@@ -1,3 +1,4 @@
+// @ts-check
 /* Which game a board page shows, and from where: the server's page data, the moves this device
  * kept, or (with no network) a game begun on this device.
  *
@@ -78,12 +79,15 @@ function sameList(a, b) {
 /** The game in progress on this device (with moves, not ended), other than `key`. */
 export function inProgress(key = null) {
   return saved.all().reverse().find((r) => r.key !== key && !r.left
-    && (r.server.moves.length || r.steps.length) && localStatus(r) === "playing") || null;
+    && (r.server.moves.length || r.steps.length) && localStatus(r) === PLAYING) || null;
 }
 
+const PLAYING = GameStatus.PLAYING.value;
+
+/** A kept game's status value: the server's once ended there, else as played here. */
 function localStatus(record) {
-  if (record.server.status !== "playing") return record.server.status;
-  return record.ended || "playing";
+  if (record.server.status !== PLAYING) return record.server.status;
+  return record.ended || PLAYING;
 }
 
 /** A new game of `deal` begun on this device, stored by its first batch at `startUrl`. */
@@ -130,7 +134,7 @@ export function fromAddress(shell) {
       + `?goal=${encodeURIComponent(goal)}&passes=${encodeURIComponent(passes)}`);
   }
   if (number) {
-    const kept = saved.all().find((r) => r.page === here() && !r.id && localStatus(r) === "playing");
+    const kept = saved.all().find((r) => r.page === here() && !r.id && localStatus(r) === PLAYING);
     if (kept) return { record: kept };
     const startUrl = shell.routes.deal_play.replace("NUMBER", number)
       + `?goal=${encodeURIComponent(goal)}&passes=${encodeURIComponent(passes)}`;
@@ -140,7 +144,7 @@ export function fromAddress(shell) {
     const day = new Date().toISOString().slice(0, 10);
     const deal = (saved.extra("pack")?.days || []).find((d) => d.date === day)?.deals?.[`${goal}-${passes}`];
     if (!deal) return { missing: "needs_network" };
-    const kept = saved.all().find((r) => r.page === here() && r.daily === day && localStatus(r) === "playing");
+    const kept = saved.all().find((r) => r.page === here() && r.daily === day && localStatus(r) === PLAYING);
     if (kept) return { record: kept };
     const startUrl = `${shell.routes.daily_play}?goal=${encodeURIComponent(goal)}`
       + `&passes=${encodeURIComponent(passes)}&day=${day}`;

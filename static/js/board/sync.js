@@ -1,3 +1,4 @@
+// @ts-check
 /* Sending the steps played on this device to the server, which replays each with its own
  * engine and is the only judge of what is recorded.
  *
@@ -16,15 +17,13 @@
  *    counted for the player.
  * Every tab shares one queue (Web Locks): two tabs never send the same game's batch at once. */
 
+import { csrfToken } from "./dom.js";
 import * as saved from "./saved.js";
 import { languageHeaders } from "./words.js";
 
-export const BATCH = 100;           // steps a batch may hold (app/web/routes/board.py, BATCH_LIMIT)
+// The steps a batch may hold (app/web/services/boardinput.py, BATCH_LIMIT).
+export const BATCH = 100;
 const RETRY_FIRST = 500, RETRY_MOST = 8000;   // ms between tries while the server is away
-
-function csrfToken() {
-  return document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") || "";
-}
 
 let batchCount = (() => {
   try { return Number(window.sessionStorage.getItem("pyramid-batches") || "0"); } catch { return 0; }
@@ -81,9 +80,7 @@ export class Syncer {
     this.retryTimer = null;
     this.savedOffline = 0;
     window.addEventListener("online", () => this.kick(true));
-    window.addEventListener("storage", (event) => {
-      if (event.key === "pyramid.games.v1") this.kick();
-    });
+    saved.onOtherTab(() => this.kick());
   }
 
   /** Send what waits, now (`soon`: the network is back, don't wait for the next try). */

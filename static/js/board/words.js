@@ -1,3 +1,4 @@
+// @ts-check
 /* Every sentence the board's script says, from the page: the script has keys, the words come
  * in the page's language from the catalogs (app/web/core/words.py writes them into
  * `<script type="application/json" id="words">` on every page). A sentence has named
@@ -83,7 +84,8 @@ export function formatNumber(value) {
   return new Intl.NumberFormat(locale).format(value);
 }
 
-/** A card as its button names it: `Queen of hearts`, `Herz-Dame`. @param {{rank: number, suit: string}} card */
+/** A card as its button names it: `Queen of hearts`, `Herz-Dame`.
+ * @param {import("../engine/cards.js").Card} card */
 export function cardName(card) {
   const cards = loaded().words.cards;
   if (!cards) return card.longName;

@@ -1,3 +1,4 @@
+// @ts-check
 /* Cards: ranks, suits, values and two-character names such as TD. Mirrors app/engine/cards.py.
  *
  * There is one object per card (the 52 of FULL_DECK): `new Card(10, "D")` and

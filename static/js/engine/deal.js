@@ -1,3 +1,4 @@
+// @ts-check
 /* Deals: the 28 pyramid cards and the 24 stock cards. Mirrors app/engine/deal.py, with its
  * JSON and one-line text forms and the same refusals; the deal numbers (their range, parsing
  * and PySolFC's shuffle) are in numbers.js.
@@ -52,7 +53,7 @@ export const COVERED_BY = Object.freeze(
  * deal number (a BigInt) when the deal came from one, else null: a label, not part of the deal
  * (`equals` compares the cards). */
 export class Deal {
-  /** @param {Card[]} pyramid 28 cards @param {Card[]} stock 24 cards
+  /** @param {readonly Card[]} pyramid 28 cards @param {readonly Card[]} stock 24 cards
    *  @param {bigint|null} [number] */
   constructor(pyramid, stock, number = null) {
     if (pyramid.length !== PYRAMID_SIZE) {
@@ -139,8 +140,8 @@ export class Deal {
         }
       }));
     }
-    let number = data.deal ?? null;
-    if (number !== null) number = Deal.parseNumber(/** @type {any} */ (number));
+    const sent = data.deal ?? null;
+    const number = sent === null ? null : Deal.parseNumber(/** @type {any} */ (sent));
     const deal = checked(parts[0], parts[1]);
     if (number !== null && !Deal.fromNumber(number).equals(deal)) {
       throw new DealError(`these cards are not deal ${number}`);

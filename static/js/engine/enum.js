@@ -1,3 +1,4 @@
+// @ts-check
 /* Python's enum.Enum and enum.StrEnum as app/engine uses them: Goal, Op, Termination and
  * GameStatus. Each member is one frozen object, compared with === as Python compares members
  * with `is`; its `value` is the string the JSON, the API and the pages use ("wholedeck",

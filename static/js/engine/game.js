@@ -1,3 +1,4 @@
+// @ts-check
 /* A game of Pyramid: the position, the legal moves, play and undo, and the outcome. Mirrors
  * app/engine/game.py rule for rule: legalMoves() lists the moves in the server's order,
  * whyIllegal() refuses in the server's words, and the game ends exactly when the server's

@@ -1,3 +1,4 @@
+// @ts-check
 /* The rules engine for the browser (and Node): mirrors app/engine/__init__.py's public API
  * with the same names, camelCase for methods (legal_moves -> legalMoves). Plain ES modules
  * with no dependencies, so a page loads it as it is:

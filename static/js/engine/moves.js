@@ -1,3 +1,4 @@
+// @ts-check
 /* Moves: remove a King, remove a pair that makes 13, draw, recycle. Mirrors
  * app/engine/moves.py: the text form `KS`, `5H+8C`, `draw`, `recycle` and RULES.md's JSON
  * form, read and written exactly as the server does, with the same refusals.

@@ -1,3 +1,4 @@
+// @ts-check
 /* Deal numbers: mirrors the number half of app/engine/deal.py. PySolFC's range (1 to
  * 99,999,999,999,999,999,999), the number as a person types it and as a link writes it, and
  * the shuffle that deals number N exactly as PySolFC (and so the server) deals it: below 32000

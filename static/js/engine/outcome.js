@@ -1,3 +1,4 @@
+// @ts-check
 /* How a game ends, and where a game stands: mirrors app/engine/outcome.py, word for word, so
  * that the page says why a game ended in the server's own sentences.
  *

@@ -1,3 +1,4 @@
+// @ts-check
 /* The few bits of Python that the engine's sentences show: repr() of what a player typed,
  * str.strip(), truthiness, str() and "{:,}". app/engine words its refusals with f-strings such
  * as f"{text!r} is not a move", and the JS engine must say the very same words (the server's),

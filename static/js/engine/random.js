@@ -1,3 +1,4 @@
+// @ts-check
 /* PySolFC's two shuffles, as app/engine/deal.py takes them from the pysol_cards package
  * (pysol_cards/random.py, random_base.py, cards.py): deal N here must be game N in PySolFC
  * and on the server, on every device, so the arithmetic is copied, not approximated.

@@ -1,3 +1,4 @@
+// @ts-check
 /* Why a move is refused, in the words a player reads: mirrors Game.why_illegal and
  * Game.why_not_free of app/engine/game.py sentence for sentence, because these are the
  * server's words (the web layer shows them as they are) and a page that judges a move itself

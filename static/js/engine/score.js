@@ -1,3 +1,4 @@
+// @ts-check
 /* The score: mirrors app/engine/score.py, so that the board's live score, the end screen and
  * the stored result cannot disagree. 5 points a removal, a bonus for each pyramid row cleared
  * (25 for the bottom row up to 500 for the top card), 500 more for clearing the whole deck,

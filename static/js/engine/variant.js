@@ -1,3 +1,4 @@
+// @ts-check
 /* A set of rules: the goal and the number of passes through the stock. Mirrors
  * app/engine/variant.py, the one home of the six rule sets' names, keys (`wholedeck-2`) and
  * words ("whole deck goal, 2 passes"), so the page says them as the server does. */

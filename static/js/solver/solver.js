@@ -41,6 +41,7 @@ const IMPORTS = {
 export class Solver {
   /** @param {WebAssembly.Instance} instance */
   constructor(instance) {
+    /** The module's calls and memory (_wasm.c's exports). @type {any} */
     this.exports = instance.exports;
     this.exports._initialize?.();
     /** The C core's flags and op codes by name (KINGS .. CONE, ALL_PRUNING, OP_*). */
