@@ -36,7 +36,22 @@ RUN pip install --upgrade pip && pip install -e .
 RUN pybabel -q compile -d app/locale -D messages
 
 FROM ${PYTHON_IMAGE}
-ENV PATH=/opt/venv/bin:$PATH \
+# What the image is, for `docker inspect` and registries (OCI's annotation keys): the builder
+# passes the commit and the version, e.g.
+#   --build-arg REVISION="$(git rev-parse HEAD)" --build-arg VERSION=0.1.0
+# The commit is also PYRAMID_REVISION, which /healthz and the pyramid_build_info metric report
+# (the image has no .git to read it from).
+ARG REVISION=""
+ARG VERSION="0.1.0"
+ARG CREATED=""
+LABEL org.opencontainers.image.title="Pyramid" \
+      org.opencontainers.image.description="Pyramid Solitaire in the browser: the standard and whole-deck goals, a solver and honest statistics" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.documentation="docs/deploy.md"
+ENV PYRAMID_REVISION=${REVISION} \
+    PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ENVIRONMENT=production \

@@ -78,7 +78,7 @@ test: venv-test node_modules/.installed
 # up, a game played through a lost app and a restarted proxy, backups restored; everything it
 # started removed. Needs root and podman, runc, mmdebstrap (.ci/run installs them); where no
 # container engine can run, it skips with one line. DEPLOY_BUDGET seconds at most.
-DEPLOY_BUDGET ?= 360
+DEPLOY_BUDGET ?= 900
 $(BIN)/.installed-deploy: $(BIN)/.installed-test
 	$(BIN)/python -m pip install --quiet -e '.[test,deploy]'
 	touch $@

@@ -33,12 +33,13 @@ from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
 from app.store.clock import PauseRules, set_pause_rules
 from app.store.db import DatabaseDamaged
+from app.version import build, version
 from app.web.core import assets, errors, metrics
 from app.web.core.budget import Budget
 from app.web.core.csrf import require_csrf
 from app.web.core.i18n import LanguageMiddleware
 from app.web.core.i18n import gettext as _
-from app.web.core.observe import Observe
+from app.web.core.observe import Observe, flatten
 from app.web.core.player import PlayerCookie
 from app.web.core.security import (
     BodyLimit,
@@ -127,11 +128,14 @@ class HealthCheck:
     waits for the GIL. Concurrent checks share one ping, so a hung database piles up nothing;
     past the timeout the answer is 503 while that ping goes on. A SQLite file found damaged is
     a 503 too, ``{"status": "damaged", "detail": <the file, what SQLite said, what to do>}``,
-    until a backup is put back (``app.store.db``).
+    until a backup is put back (``app.store.db``). A 200 names the build that answers
+    (``app.version.build``: ``version``, ``revision``, ``schema``), so an upgrade can be
+    followed app by app.
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, build: dict[str, str]) -> None:
         self.database = database
+        self.build = build
         self.pending: asyncio.Future[None] | None = None
 
     async def __call__(self) -> JSONResponse:
@@ -149,7 +153,7 @@ class HealthCheck:
         except Exception as exc:  # whatever the driver raises: report it, don't crash
             log.warning("Health check failed: %s", exc)
             return unavailable("the database is not answering")
-        return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "ok", **self.build})
 
     def close(self) -> None:
         if self.pending is not None and not self.pending.done():
@@ -189,7 +193,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     set_pause_rules(PauseRules(grace_seconds=settings.pause_grace_seconds,
                                limit_seconds=settings.pause_limit_minutes * 60))
     database = Database(settings.database_url)
-    health_check = HealthCheck(database)
+    running = build()
+    metrics.publish_build(running)
+    health_check = HealthCheck(database, running)
     transfers = Transfers()
     metrics.POOL.watch(database.engine)
 
@@ -217,7 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = PyramidApp(
         title="Pyramid",
         summary="Pyramid Solitaire: the standard and whole-deck goals, with deal links.",
-        version="0.1.0",
+        version=version(),
         lifespan=lifespan,
         docs_url=None,  # served below from the vendored Swagger UI
         redoc_url=None,
@@ -230,7 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(PlayerCookie(settings).middleware)
     # Outside the cookie's session look-up and every route: refused before any work (it
     # reads the cookie's signed player itself).
-    app.add_middleware(Budget, settings=settings)
+    app.add_middleware(Budget, settings=settings, routes=lambda: flatten(app.router.routes))
     app.add_middleware(JsonBodies)
     app.add_middleware(CrossSiteGuard, base_url=settings.base_url)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,

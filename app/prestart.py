@@ -1,7 +1,9 @@
 """Run once before the server starts (`make run`, the Docker image): migrate the database.
 
 Migrations run here, in one process, rather than in the app's startup, so several server
-workers never race to alter the schema.
+workers never race to alter the schema. An app that does not migrate (``MIGRATE_ON_START=false``,
+compose's apps) checks instead that the database is at the schema its code expects, and
+refuses to serve otherwise (``schema_or_exit``).
 
 A database that cannot be reached or written stops this with one line on stderr, like a bad
 setting: the operator needs to read what is wrong and where, not a traceback (and never the
@@ -10,8 +12,11 @@ database password, which the URL may hold).
 
 from __future__ import annotations
 
+import logging
+
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -38,6 +43,66 @@ def migrate(database_url: str | None = None, *, own_logging: bool = False) -> No
     url = database_url or get_settings().database_url
     ensure_sqlite_directory(url)
     command.upgrade(alembic_config(url, own_logging=own_logging), "head")
+
+
+def schema_problem(database_url: str) -> str | None:
+    """Why the database at ``database_url`` is not the schema this code expects (its newest
+    migration, ``app.version.schema``), in words for the operator; None when it is.
+
+    Code and schema must agree exactly: a schema behind the code lacks what the code reads and
+    writes, and one ahead of it (a newer image's migrations) may have changed what the code
+    relies on. ``docs/deploy.md`` says how to upgrade and roll back with this check."""
+    from alembic.runtime.migration import MigrationContext
+
+    from app.store.db import make_engine
+    from app.version import schema
+
+    expected = schema()
+    engine = make_engine(database_url)
+    chatty = logging.getLogger("alembic.runtime.migration")  # "Context impl ...": not news
+    level = chatty.level
+    chatty.setLevel(logging.WARNING)
+    try:
+        with engine.connect() as connection:
+            found = MigrationContext.configure(connection).get_current_heads()
+    finally:
+        chatty.setLevel(level)
+        engine.dispose()
+    if found == (expected,):
+        return None
+    if not found:
+        return (f"the database has no schema (this code expects migration {expected}): run "
+                "the migrations first (python -m app.prestart, or compose's migrate service)")
+    found_text = ", ".join(found)
+    script = ScriptDirectory.from_config(alembic_config(database_url))
+    known = all(_known(script, revision) for revision in found)
+    if known:
+        return (f"the database's schema is migration {found_text}, older than this code's "
+                f"{expected}: run the migrations first (python -m app.prestart, or compose's "
+                "migrate service)")
+    return (f"the database's schema is migration {found_text}, which this code (expecting "
+            f"{expected}) does not know: a newer release migrated it; run that release, or "
+            "downgrade the schema with the newer release first (docs/deploy.md)")
+
+
+def _known(script: ScriptDirectory, revision: str) -> bool:
+    try:
+        return script.get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
+def schema_or_exit(settings: Settings) -> None:
+    """End the process with one line on stderr unless the database's schema
+    is the one this code expects: an app started with MIGRATE_ON_START=false refuses to serve
+    against another schema."""
+    try:
+        problem = schema_problem(settings.database_url)
+    except (SQLAlchemyError, OSError) as exc:
+        where = make_url(settings.database_url).render_as_string(hide_password=True)
+        exit_with(f"cannot use the database at {where}: {why(exc)}")
+    if problem is not None:
+        exit_with(f"refusing to serve: {problem}")
 
 
 def why(exc: BaseException) -> str:

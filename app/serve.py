@@ -20,7 +20,7 @@ from pathlib import Path
 import uvicorn
 
 from app.logs import configure, logging_config
-from app.prestart import migrate_or_exit
+from app.prestart import migrate_or_exit, schema_or_exit
 from app.settings import settings_or_exit
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
@@ -47,6 +47,8 @@ def main() -> None:
     configure(settings.log_format)  # the migration's lines in the same format as the rest
     if settings.migrate_on_start:
         migrate_or_exit(settings, own_logging=True)  # one line if the database is unreachable
+    else:
+        schema_or_exit(settings)  # one line, and no serving, on another schema than the code's
     several = settings.workers > 1 or bool(os.environ.get(MULTIPROCESS_VARIABLE))
     made = fresh_metrics_folder() if several else None
     # X-Forwarded-* are believed only from TRUSTED_PROXIES (uvicorn's own default would

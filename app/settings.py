@@ -149,9 +149,13 @@ class Settings(BaseSettings):
         description="The searches of all the players behind one address a second, after a "
                     "burst of ADDRESS_SEARCH_BURST: a shared address (a school, a carrier's "
                     "NAT) has room for many players, and fresh cookies buy nothing.")
-    address_search_burst: int = Field(default=200, ge=0, le=100_000,
+    address_search_burst: int = Field(default=20, ge=0, le=100_000,
                                       description="Searches past the rate one address may ask "
-                                                  "for at once.")
+                                                  "for at once: about what the solver's pools "
+                                                  "can take at once (a search thread a core "
+                                                  "but one, each with 8 waiting, in each app "
+                                                  "process), so that a flood's first second "
+                                                  "queues no more than they serve.")
     address_games_per_second: float = Field(
         default=10, gt=0, le=10_000,
         description="New games one address may start a second, after ADDRESS_GAME_BURST.")

@@ -444,6 +444,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=(*SCENARIOS, "all"), nargs="+", default=["all"])
     parser.add_argument("--duration", type=float, default=15.0)
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds between the hostile clients' start and the measuring: "
+                             "0 measures from their first second (a flood's burst included)")
     parser.add_argument("--database-url")
     parser.add_argument("--proxy", action="store_true",
                         help="behind the shipped nginx template, two app processes")
@@ -472,9 +475,9 @@ def main() -> None:
                                      verify=VERIFY).json()["id"]
                 manager = multiprocessing.Manager()
                 results = manager.list()
-                start = time.monotonic() + 5
+                start = time.monotonic() + args.settle
                 process = multiprocessing.Process(target=hostile, args=(
-                    scenario, server.url, server.env["SECRET_KEY"], args.duration + 5,
+                    scenario, server.url, server.env["SECRET_KEY"], args.duration + args.settle,
                     results, (start, start + args.duration), VERIFY))
                 process.start()
                 time.sleep(max(0.0, start - time.monotonic()))  # the hostile clients under
@@ -487,7 +490,9 @@ def main() -> None:
                 proxy_cpu = cpu_used(proxy_before, cpu_times(proxy_pids))
                 busy = machine_busy() - busy_before
                 process.join()
-                print(f"\n{scenario} ({where}, {args.duration:g} s)")
+                print(f"\n{scenario} ({where}, {args.duration:g} s"
+                      + (" from the hostile clients' start)" if not args.settle else
+                         f" after {args.settle:g} s)"))
                 print(f"  bystander GET  {figures(reads)}")
                 print(f"  /healthz       {figures(health)}")
                 if args.proxy:

@@ -172,3 +172,45 @@ def test_several_workers_publish_the_sum_of_their_metrics(tmp_path):
         assert len(counts) == 1 and counts.pop() >= 60
         pids = {path.stem.rsplit("_", 1)[1] for path in folder.glob("counter_*.db")}
         assert len(pids) == 2 and "999999" not in pids
+
+
+def refusal_of(tmp_path, url: str) -> tuple[int, str]:
+    """``python -m app.serve`` with MIGRATE_ON_START=false on ``url``: its exit status and
+    what it wrote on stderr (it must end by itself)."""
+    clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.serve"], capture_output=True, text=True, timeout=60,
+        env={**clean, "DATABASE_URL": url, "SECRET_KEY": SECRET, "ENVIRONMENT": "test",
+             "PORT": str(free_port()), "MIGRATE_ON_START": "false"})
+    return done.returncode, done.stderr
+
+
+def test_an_app_that_does_not_migrate_refuses_another_schema_in_one_line(tmp_path):
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    from app.prestart import alembic_config
+    from app.version import schema
+
+    url = f"sqlite:///{tmp_path / 'schema.db'}"
+    status, said = refusal_of(tmp_path, url)  # nothing migrated
+    assert status == 1 and said.count("\n") == 1
+    assert "refusing to serve: the database has no schema" in said
+    assert f"expects migration {schema()}" in said
+
+    command.upgrade(alembic_config(url), "0010")
+    status, said = refusal_of(tmp_path, url)
+    assert status == 1 and said.count("\n") == 1
+    assert f"schema is migration 0010, older than this code's {schema()}" in said
+    assert "run the migrations first" in said
+
+    engine = create_engine(url)
+    with engine.begin() as connection:  # a newer release's migration, unknown here
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    status, said = refusal_of(tmp_path, url)
+    assert status == 1 and said.count("\n") == 1
+    assert "schema is migration 9999, which this code" in said and "does not know" in said
+
+    with serving(tmp_path) as base:  # a database at this code's schema: it serves
+        assert httpx.get(base + "/healthz").json()["schema"] == schema()

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from app.engine import DEFAULT_PASSES, Goal
+from app.engine import DEFAULT_PASSES, MAX_PASSES, Goal
 
 from .arguments import (
     Parser,
@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="standard (clear the pyramid) or wholedeck (all 52 cards); "
                               "default standard")
         sub.add_argument("--passes", type=passes, default=DEFAULT_PASSES,
-                         help="trips through the stock: 1, 2 or 3; default 3")
+                         help=f"trips through the stock: 1 to {MAX_PASSES}; "
+                              f"default {DEFAULT_PASSES}")
         sub.add_argument("--node-limit", type=positive("--node-limit"), metavar="N",
                          help="stop a deal's search after N positions and call it unknown "
                               "(default: no limit, every deal is decided)")

@@ -11,11 +11,13 @@ from .game import Game, IllegalMove, Location
 from .greedy import greedy_wins, play_greedy
 from .moves import Move, MoveError, Op
 from .outcome import ABANDONED_REASON, GameStatus, Outcome, Termination, ended_reason, game_over
+from .refusals import Code, Refusal, Refused
 from .score import Score, score
 from .variant import (
     DEFAULT_GOAL,
     DEFAULT_PASSES,
     DEFAULT_VARIANT,
+    MAX_PASSES,
     PASS_CHOICES,
     VARIANTS,
     GameSetupError,
@@ -33,11 +35,13 @@ __all__ = [
     "DEFAULT_VARIANT",
     "FULL_DECK",
     "MAX_DEAL_NUMBER",
+    "MAX_PASSES",
     "MIN_DEAL_NUMBER",
     "PASS_CHOICES",
     "VARIANTS",
     "Card",
     "CardError",
+    "Code",
     "Deal",
     "DealError",
     "Game",
@@ -50,6 +54,8 @@ __all__ = [
     "MoveError",
     "Op",
     "Outcome",
+    "Refusal",
+    "Refused",
     "Score",
     "Termination",
     "Variant",

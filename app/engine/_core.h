@@ -1,8 +1,7 @@
 /*
  * The solver's core, shared by its C files: the position, the rules, the tables of a deal.
  *
- *   _solver.c  the Python module (_wasm.c: the WebAssembly one): reads a position, runs a
- *              search, hands back the answer, both through _position.c;
+ *   _solver.c  the Python module, _wasm.c the WebAssembly one (both via _position.c);
  *   _tables.c  the hash tables the searches keep (declared in _tables.h);
  *   _pays.h    the dead-end tests asked only while they pay: the policy and its numbers;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
@@ -29,7 +28,7 @@
  *   pass  2 bits, recycles used (always 0 with unlimited passes, where it does not matter).
  * Locations: 0..27 are pyramid slots (apex first), 28 + i is talon card i.
  *
- * Rules. `wholedeck`: all 52 cards must go, else the 28 pyramid cards. `passes`: 1..3, or 0
+ * Rules. `wholedeck`: all 52 cards must go, else the 28 pyramid cards. `passes`: 1..MAX_PASSES, or 0
  * for unlimited passes (recycle whenever the stock is empty and the waste is not). `overlap`:
  * a pyramid card X with exactly one of its two covering cards still there, that card Y being
  * free, may also be removed together with Y when their values make 13 (an "overlap pair").
@@ -51,6 +50,10 @@
 #define NLOC (PYR + MAXTALON)
 #define MAXPATH 512
 #define NONE 0xff
+/* The most passes a rule set allows: app/engine/variant.py's MAX_PASSES, the one definition
+ * (the module exports this one, and tests/engine/test_solver.py holds the two equal). The key's
+ * pass field (2 bits) holds the recycles of up to 4 passes. */
+#define MAX_PASSES 3
 
 /* Pruning and search shortcuts, each switchable so the tests can compare with the plain search.
  * The arguments: F_KINGS and F_FORCED in _moves.c, F_DEAD, F_NESTED, F_RELAXED and F_STACKED
@@ -387,13 +390,10 @@ int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask);
 int decide(Ctx *c, Pos p);
 int par_search(Ctx *c, Pos p);                                   /* _par.c */
 int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left); /* _playout.c */
-/* _position.c: a position read into a fresh context (NULL, *error set: malformed, no memory);
- * a solve: 1 won (c->path: a winning line, the shortest with `shortest`), 0 lost, -1 stopped at
- * the node limit, -2 out of memory. */
+/* _position.c: a position read into a context; a solve (1 won, 0 lost, -1 limit, -2 memory). */
 enum { LOAD_MALFORMED = 1, LOAD_NO_MEMORY = 2 };
 Ctx *ctx_load(const uint8_t *pyr, int pyr_len, const uint8_t *tal, int n, int top, int pass,
-              int passes, int wholedeck, int overlap, int flags, long long limit, Pos *out,
-              int *error);
+              int passes, int whole, int overlap, int flags, long long limit, Pos *out, int *err);
 int ctx_solve(Ctx *c, Pos p, int shortest);
 void ctx_free(Ctx *c);
 

@@ -53,12 +53,15 @@ void ctx_free(Ctx *c) {
     free(c);
 }
 
+/* A position (see _core.h: the pyramid's 28 values, 0 where a card is gone; the talon's n
+ * values; the stock's top; the pass; the rules) read into a fresh context; NULL with *error set
+ * (LOAD_MALFORMED, LOAD_NO_MEMORY) when the arguments are malformed or memory runs out. */
 Ctx *ctx_load(const uint8_t *pv, int pyr_len, const uint8_t *tv, int n, int top, int pass,
               int passes, int wholedeck, int overlap, int flags, long long limit, Pos *out,
               int *error) {
-    /* passes: 1..3, or 0 for unlimited (then pass_index must be 0). */
+    /* passes: 1..MAX_PASSES, or 0 for unlimited (then pass_index must be 0). */
     int bad = pyr_len != PYR || n < 0 || n > MAXTALON || top < 0 || top > n || passes < 0
-              || passes > 3 || pass < 0 || (passes ? pass >= passes : pass != 0);
+              || passes > MAX_PASSES || pass < 0 || (passes ? pass >= passes : pass != 0);
     for (int i = 0; !bad && i < PYR; i++) bad = pv[i] > 13;
     for (int t = 0; !bad && t < n; t++) bad = tv[t] < 1 || tv[t] > 13;
     if (bad) {
@@ -93,6 +96,8 @@ Ctx *ctx_load(const uint8_t *pv, int pyr_len, const uint8_t *tv, int n, int top,
     return c;
 }
 
+/* One solve of the position: 1 won (c->path, c->depth: a winning line, the shortest with
+ * `shortest`), 0 lost, -1 stopped at the node limit, -2 out of memory. */
 int ctx_solve(Ctx *c, Pos p, int shortest) {
     uint64_t ignored = KEY_PASS | KEY_CONTEXT;
     if (!set_init(&c->lost, 0, ignored) || !set_init(&c->bound, 1, ignored)) return -2;

@@ -81,10 +81,10 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*iiiiiK|p", kwlist, &pyr_buf, &tal_buf,
                                      &top, &pass, &passes, &wholedeck, &count, &seed, &record))
         return NULL;
-    if (passes < 1 || count < 0) { /* playouts follow the game: a pass limit, 1..3 */
+    if (passes < 1 || count < 0) { /* playouts follow the game: a pass limit, 1..MAX_PASSES */
         PyBuffer_Release(&pyr_buf);
         PyBuffer_Release(&tal_buf);
-        PyErr_SetString(PyExc_ValueError, "playouts need passes 1..3 and a count >= 0");
+        PyErr_Format(PyExc_ValueError, "playouts need passes 1..%d and a count >= 0", MAX_PASSES);
         return NULL;
     }
     Pos p;
@@ -143,7 +143,8 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solver",
                                     "The solver's searches, in C.", -1, methods};
 
-/* The pruning flags and the op codes of _core.h, under the names solver.py reads them by. */
+/* The pruning flags, the op codes and the pass limit of _core.h, under the names solver.py reads
+ * them by. */
 static const struct {
     const char *name;
     int value;
@@ -154,6 +155,7 @@ static const struct {
     {"SUITS", F_SUITS},         {"STARTS", F_STARTS},       {"DOMINANCE", F_DOMINANCE},
     {"CONE", F_CONE},           {"ALL_PRUNING", F_ALL},     {"OP_KING", OP_KING},
     {"OP_PAIR", OP_PAIR},       {"OP_DRAW", OP_DRAW},       {"OP_RECYCLE", OP_RECYCLE},
+    {"MAX_PASSES", MAX_PASSES},
 };
 
 PyMODINIT_FUNC PyInit__solver(void) {

@@ -18,6 +18,8 @@ OP_KING: int
 OP_PAIR: int
 OP_DRAW: int
 OP_RECYCLE: int
+MAX_PASSES: int
+"""The most passes a search takes: variant.MAX_PASSES (tests/engine/test_refusals.py)."""
 
 def solve(pyramid: bytes, talon: bytes, stock_top: int, pass_index: int, passes: int,
           wholedeck: int, flags: int, node_limit: int, overlap: bool = False,

@@ -25,7 +25,8 @@ EXPORT(wasm_line) uint8_t *wasm_line(void) { return line; }
 EXPORT(wasm_line_length) int wasm_line_length(void) { return line_length; }
 EXPORT(wasm_nodes) double wasm_nodes(void) { return nodes; }
 
-/* The pruning flags and the op codes of _core.h, read by name (wasm_constant_name). */
+/* The pruning flags, the op codes and the pass limit of _core.h, read by name
+ * (wasm_constant_name). */
 static const struct {
     const char *name;
     int value;
@@ -36,6 +37,7 @@ static const struct {
     {"SUITS", F_SUITS},         {"STARTS", F_STARTS},       {"DOMINANCE", F_DOMINANCE},
     {"CONE", F_CONE},           {"ALL_PRUNING", F_ALL},     {"OP_KING", OP_KING},
     {"OP_PAIR", OP_PAIR},       {"OP_DRAW", OP_DRAW},       {"OP_RECYCLE", OP_RECYCLE},
+    {"MAX_PASSES", MAX_PASSES},
 };
 
 EXPORT(wasm_constants) int wasm_constants(void) {

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .refusals import Code, Refused
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 RANK_WORDS = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
@@ -17,7 +19,7 @@ KING = 13
 PAIR_SUM = 13
 
 
-class CardError(ValueError):
+class CardError(Refused):
     """A card name that does not name a card."""
 
 
@@ -30,21 +32,18 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or self.suit not in SUITS:
-            raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+            raise CardError(Code.NO_SUCH_CARD, rank=self.rank, suit=self.suit)
 
     @classmethod
     def parse(cls, name: str) -> Card:
         """Read a name like ``TD`` or ``ks`` (``10D`` is accepted for ``TD``)."""
         if not isinstance(name, str):
-            raise CardError(f"a card name must be a string like 'TD', not {name!r}")
+            raise CardError(Code.CARD_NOT_TEXT, value=name)
         text = name.strip().upper()
         if text.startswith("10"):
             text = "T" + text[2:]
         if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-            raise CardError(
-                f"{name!r} is not a card: use a rank from {RANKS} then a suit from {SUITS}, "
-                "e.g. 'TD' or 'KS'"
-            )
+            raise CardError(Code.NOT_A_CARD, text=name)
         return cls(RANKS.index(text[0]) + 1, text[1])
 
     @property

@@ -17,6 +17,7 @@ from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
 from .cards import FULL_DECK, RANKS, SUITS, Card, CardError
+from .refusals import Code, Refused
 
 PYRAMID_ROWS = 7
 PYRAMID_SIZE = 28
@@ -30,12 +31,15 @@ is twenty nines)."""
 _CANONICAL = re.compile(DEAL_NUMBER_PATTERN, re.ASCII)
 TYPED_NUMBER_MAX_LENGTH = 64
 """Longer typed text is refused before any conversion."""
-NUMBERED = f"deals are numbered from {MIN_DEAL_NUMBER} to {MAX_DEAL_NUMBER:,}"
+SHOWN_TEXT_MAX_LENGTH = 30
+"""A longer text that is not a deal number is not repeated in the refusal."""
+RANGE = {"first": MIN_DEAL_NUMBER, "last": MAX_DEAL_NUMBER}
+"""The fields every refusal of a deal number carries: the range of deal numbers."""
 MS_DEALS_BELOW = 32000
 """PySolFC deals numbers below this with the Microsoft FreeCell generator."""
 
 
-class DealError(ValueError):
+class DealError(Refused):
     """A deal number, JSON or text that does not describe a valid deal."""
 
 
@@ -67,8 +71,9 @@ COVERED_BY: tuple[tuple[int, ...], ...] = tuple(covering(i) for i in range(PYRAM
 def _in_range(number: int) -> int:
     if not MIN_DEAL_NUMBER <= number <= MAX_DEAL_NUMBER:
         # A huge int is not written out: past 4,300 digits str() itself raises.
-        shown = f"{number}" if abs(number) < 10**40 else "of more than 40 digits"
-        raise DealError(f"deal number {shown} is out of range: {NUMBERED}")
+        if abs(number) >= 10**40:
+            raise DealError(Code.DEAL_NUMBER_TOO_LONG, **RANGE)
+        raise DealError(Code.DEAL_OUT_OF_RANGE, number=number, **RANGE)
     return number
 
 
@@ -91,13 +96,15 @@ class Deal:
 
     def __post_init__(self) -> None:
         if len(self.pyramid) != PYRAMID_SIZE:
-            raise DealError(f"a deal has {PYRAMID_SIZE} pyramid cards, not {len(self.pyramid)}")
+            raise DealError(Code.DEAL_PART_SIZE, part="pyramid", size=PYRAMID_SIZE,
+                            count=len(self.pyramid))
         if len(self.stock) != STOCK_SIZE:
-            raise DealError(f"a deal has {STOCK_SIZE} stock cards, not {len(self.stock)}")
+            raise DealError(Code.DEAL_PART_SIZE, part="stock", size=STOCK_SIZE,
+                            count=len(self.stock))
         seen: set[Card] = set()
         for card in self.pyramid + self.stock:
             if card in seen:
-                raise DealError(f"{card} appears twice in the deal")
+                raise DealError(Code.CARD_TWICE, card=card.name)
             seen.add(card)
         # 52 distinct cards out of 52 means every card is there exactly once.
 
@@ -106,7 +113,7 @@ class Deal:
     def from_number(cls, number: int) -> Deal:
         """PySolFC's Pyramid deal ``number`` (1 .. 10**20 - 1)."""
         if isinstance(number, bool) or not isinstance(number, int):
-            raise DealError(f"a deal number is a whole number, not {number!r}")
+            raise DealError(Code.DEAL_NUMBER_NOT_INT, value=number)
         deal = _dealt(_in_range(number))
         return deal if cls is Deal else cls(deal.pyramid, deal.stock, number)
 
@@ -116,15 +123,15 @@ class Deal:
         ``1_234``) and a leading ``#`` are fine. Errors give the range."""
         if isinstance(text, int) and not isinstance(text, bool):
             return _in_range(text)
-        text = str(text)
+        if not isinstance(text, str):
+            raise DealError(Code.NOT_A_DEAL_NUMBER, text=text, **RANGE)
         # Length first: int() of thousands of digits is slow, and past 4,300 digits it
         # raises a ValueError of its own. The widest deal, with separators, is 26 chars.
         if len(text) > TYPED_NUMBER_MAX_LENGTH:
-            raise DealError(f"a text of {len(text):,} characters is not a deal number: "
-                            f"{NUMBERED}")
+            raise DealError(Code.DEAL_TEXT_TOO_LONG, length=len(text), **RANGE)
         cleaned = text.strip().replace(",", "").replace("_", "").lstrip("#")
         if not (cleaned.isascii() and cleaned.isdigit()):
-            raise DealError(f"{text!r} is not a deal number: {NUMBERED}")
+            raise DealError(Code.NOT_A_DEAL_NUMBER, text=text, **RANGE)
         return _in_range(int(cleaned))
 
     @staticmethod
@@ -132,9 +139,9 @@ class Deal:
         """Read a deal number written the one way links and the API write it
         (``DEAL_NUMBER_PATTERN``), so that each deal has one link."""
         if not isinstance(text, str) or not _CANONICAL.fullmatch(text):
-            shown = repr(text) if len(str(text)) <= 30 else "this"
-            raise DealError(f"{shown} is not a deal number written in plain digits with no "
-                            f"leading zero, like 1000: {NUMBERED}")
+            if isinstance(text, str) and len(text) > SHOWN_TEXT_MAX_LENGTH:
+                raise DealError(Code.NOT_PLAIN_DIGITS_LONG, **RANGE)
+            raise DealError(Code.NOT_PLAIN_DIGITS, text=text, **RANGE)
         return int(text)  # 20 digits at most: always in range
 
     # --- JSON form (RULES.md) -----------------------------------------------------------
@@ -153,30 +160,31 @@ class Deal:
     @classmethod
     def from_dict(cls, data: Any) -> Deal:
         if not isinstance(data, dict):
-            raise DealError('a deal is a JSON object: {"pyramid": [28 cards], "stock": [24 cards]}')
+            raise DealError(Code.DEAL_NOT_OBJECT)
         missing = [key for key in ("pyramid", "stock") if key not in data]
         if missing:
-            raise DealError(f"the deal has no {' and no '.join(repr(k) for k in missing)} list")
+            raise DealError(Code.DEAL_MISSING, parts=missing)
         parts = []
         for key, size in (("pyramid", PYRAMID_SIZE), ("stock", STOCK_SIZE)):
             names = data[key]
             if not isinstance(names, list):
-                raise DealError(f"{key!r} must be a list of {size} card names")
+                raise DealError(Code.DEAL_PART_NOT_LIST, part=key, size=size)
             if len(names) != size:
-                raise DealError(f"{key!r} must have {size} cards, not {len(names)}")
+                raise DealError(Code.DEAL_PART_SIZE, part=key, size=size, count=len(names))
             cards = []
             for i, name in enumerate(names):
                 try:
                     cards.append(Card.parse(name))
                 except CardError as exc:
-                    raise DealError(f"{key}[{i}]: {exc}") from None
+                    raise DealError(Code.DEAL_NOT_A_CARD, f"{key}[{i}]: {exc}", part=key,
+                                    index=i, value=name) from None
             parts.append(tuple(cards))
         number = data.get("deal")
         if number is not None:
             number = cls.parse_number(number)
         deal = cls._checked(parts[0], parts[1], None)
         if number is not None and cls.from_number(number) != deal:
-            raise DealError(f"these cards are not deal {number}")
+            raise DealError(Code.NOT_THAT_DEAL, number=number)
         return cls(deal.pyramid, deal.stock, number)
 
     @classmethod
@@ -184,7 +192,7 @@ class Deal:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DealError(f"the deal is not valid JSON: {exc}") from None
+            raise DealError(Code.DEAL_NOT_JSON, f"the deal is not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -198,12 +206,7 @@ class Deal:
         doubled = [c.name for c in FULL_DECK if counts.get(c, 0) > 1]
         absent = [c.name for c in FULL_DECK if c not in counts]
         if doubled or absent:
-            problems = []
-            if doubled:
-                problems.append("appears twice: " + " ".join(doubled))
-            if absent:
-                problems.append("missing: " + " ".join(absent))
-            raise DealError("a deal uses each of the 52 cards once; " + "; ".join(problems))
+            raise DealError(Code.DEAL_CARDS_WRONG, doubled=doubled, missing=absent)
         return cls(pyramid, stock, number)
 
     # --- one-line text form ---------------------------------------------------------------
@@ -215,25 +218,22 @@ class Deal:
     def from_text(cls, text: str) -> Deal:
         """Read ``to_text``'s form; spaces and commas between cards are allowed."""
         if not isinstance(text, str) or text.count("/") != 1:
-            raise DealError(
-                "a deal in text is the 28 pyramid cards, a '/', then the 24 stock cards, "
-                "e.g. 'JD2D9H…/4HAC…'"
-            )
+            raise DealError(Code.DEAL_TEXT_SHAPE)
         parts = []
         for label, chunk, size in zip(
             ("pyramid", "stock"), text.split("/"), (PYRAMID_SIZE, STOCK_SIZE), strict=True
         ):
             compact = re.sub(r"[\s,]+", "", chunk).upper().replace("10", "T")
             if len(compact) % 2 or not re.fullmatch(f"([{RANKS}][{SUITS}])*", compact):
-                bad = next(
-                    (compact[i : i + 2] for i in range(0, len(compact), 2)
-                     if not re.fullmatch(f"[{RANKS}][{SUITS}]", compact[i : i + 2])),
-                    compact[-1:],
-                )
-                raise DealError(f"{label}: {bad!r} is not a card")
+                at = next((i for i in range(0, len(compact), 2)
+                           if not re.fullmatch(f"[{RANKS}][{SUITS}]", compact[i : i + 2])),
+                          len(compact) - 1)
+                bad = compact[at : at + 2]
+                raise DealError(Code.DEAL_NOT_A_CARD, f"{label}: {bad!r} is not a card",
+                                part=label, index=at // 2, value=bad)
             cards = tuple(Card.parse(compact[i : i + 2]) for i in range(0, len(compact), 2))
             if len(cards) != size:
-                raise DealError(f"the {label} must have {size} cards, not {len(cards)}")
+                raise DealError(Code.DEAL_PART_SIZE, part=label, size=size, count=len(cards))
             parts.append(cards)
         return cls._checked(parts[0], parts[1], None)
 

@@ -14,6 +14,7 @@ from .cards import KING, PAIR_SUM, Card
 from .deal import COVERED_BY, PYRAMID_SIZE, Deal
 from .moves import Move, Op
 from .outcome import GameStatus, Outcome, Termination, game_over
+from .refusals import Code, Refusal, Refused, refusal
 from .variant import DEFAULT_PASSES, Goal, Variant, parse_goal, parse_passes
 
 _UPPER = tuple((index, *covers) for index, covers in enumerate(COVERED_BY) if covers)
@@ -22,8 +23,11 @@ checks without a generator per card, since it runs several times per move."""
 _BOTTOM = tuple(index for index, covers in enumerate(COVERED_BY) if not covers)
 
 
-class IllegalMove(ValueError):
-    """A move the rules do not allow now; the message is written for the player."""
+class IllegalMove(Refused):
+    """A move the rules do not allow now: ``refusal`` says why (``Game.why_illegal``'s).
+    ``number``: in ``Game.replay``, which move of the list it was (1-based), else None."""
+
+    number: int | None = None
 
 
 class Location(NamedTuple):
@@ -75,7 +79,9 @@ class Game:
             try:
                 game.play(move)
             except IllegalMove as exc:
-                raise IllegalMove(f"move {number} ({move}): {exc}") from None
+                refused = IllegalMove(exc.refusal, f"move {number} ({move}): {exc}")
+                refused.number = number
+                raise refused from None
         return game
 
     def copy(self) -> Game:
@@ -188,25 +194,24 @@ class Game:
     def is_legal(self, move: Move) -> bool:
         return self._outcome is None and self.why_illegal(move) is None
 
-    def why_illegal(self, move: Move) -> str | None:
-        """None when ``move`` is legal now, else the reason, in the words a player reads."""
+    def why_illegal(self, move: Move) -> Refusal | None:
+        """None when ``move`` is legal in this position, else why not (a ``Refusal``; an ended
+        game's is ``game_over``'s, which ``play`` gives first)."""
         if move.op is Op.DRAW:
             if self.stock:
                 return None
             if not self.waste:
-                return "The stock and the waste are both empty: there is nothing to draw."
+                return refusal(Code.NOTHING_TO_DRAW)
             if self.passes_left > 0:
-                return "The stock is empty: recycle the waste to start the next pass."
-            return "The stock is empty and no passes are left."
+                return refusal(Code.RECYCLE_FIRST)
+            return refusal(Code.STOCK_EXHAUSTED)
         if move.op is Op.RECYCLE:
             if self.stock:
-                return (f"The stock still has {len(self.stock)} cards: "
-                        "recycle only when it is empty.")
+                return refusal(Code.STOCK_NOT_EMPTY, count=len(self.stock))
             if not self.waste:
-                return "The waste is empty: there is nothing to recycle."
+                return refusal(Code.WASTE_EMPTY)
             if self.passes_left <= 0:
-                return f"No passes left: this game allows {self.passes} pass" + (
-                    "es." if self.passes > 1 else ".")
+                return refusal(Code.NO_PASSES_LEFT, passes=self.passes)
             return None
         for card in move.cards:
             problem = self.why_not_free(card)
@@ -215,29 +220,28 @@ class Game:
         if len(move.cards) == 1:
             card = move.cards[0]
             if not card.is_king:
-                return f"{card} is not a King: only a King is removed on its own."
+                return refusal(Code.NOT_A_KING, card=card.name)
             return None
         a, b = move.cards
         total = a.rank + b.rank
-        if total != 13:
-            return f"{a} and {b} make {total}, not 13."
+        if total != PAIR_SUM:
+            return refusal(Code.NOT_THIRTEEN, a=a.name, b=b.name, total=total)
         return None
 
-    def why_not_free(self, card: Card) -> str | None:
-        """None when ``card`` may be used in a move now, else why not, in the words a player
-        reads (the one wording of these refusals: the web layer shows it as it is)."""
+    def why_not_free(self, card: Card) -> Refusal | None:
+        """None when ``card`` may be used in a move now, else why not: ``already_removed``,
+        ``covered`` (by the one or two cards on it) or ``not_free``."""
         where = self.location(card)
         if where is None:
-            return f"{card} has already been removed."
+            return refusal(Code.ALREADY_REMOVED, card=card.name)
         if where.pile == "pyramid":
             covers = [c for i in COVERED_BY[where.index] if (c := self.pyramid[i]) is not None]
             if covers:
-                return f"{card} is covered by {' and '.join(c.name for c in covers)}."
+                return refusal(Code.COVERED, card=card.name, by=[c.name for c in covers])
             return None
         if where.index > 0:
             # Say no more: where a face-down stock card lies is hidden from the player.
-            return (f"{card} is not a free card: only the top cards of the stock and the "
-                    "waste can be played.")
+            return refusal(Code.NOT_FREE, card=card.name)
         return None
 
     def _free_places(self, cards: tuple[Card, ...]) -> list[int | str] | None:
@@ -245,7 +249,7 @@ class Game:
         position, "stock" (its top) or "waste" (its top); None when any of them is not.
 
         The quick test ``play`` runs first: a card is looked up where it was dealt and on the
-        two tops only. None sends ``play`` to ``why_illegal``, the one place that words a
+        two tops only. None sends ``play`` to ``why_illegal``, the one place that makes a
         refusal (and that decides, by searching every pile, whatever this leaves open)."""
         pyramid, stock, waste = self.pyramid, self.stock, self.waste
         places: list[int | str] = []
@@ -304,7 +308,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move (also after the game has ended) and return it."""
         if not self._undo:
-            raise IllegalMove("There is no move to undo.")
+            raise IllegalMove(Code.NOTHING_TO_UNDO)
         snap = self._undo.pop()
         self.pyramid = list(snap.pyramid)
         self.stock = list(snap.stock)

@@ -12,9 +12,10 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import Card, CardError
+from .refusals import Code, Refused
 
 
-class MoveError(ValueError):
+class MoveError(Refused):
     """Text or JSON that does not describe a move (as opposed to an illegal move)."""
 
 
@@ -40,15 +41,15 @@ class Move:
             object.__setattr__(self, "op", Op(self.op))
         if self.op is Op.REMOVE:
             if len(self.cards) not in (1, 2):
-                raise MoveError("a removal names one King or two cards")
+                raise MoveError(Code.REMOVAL_CARDS)
             if len(self.cards) == 2:
                 a, b = self.cards
                 if a == b:
-                    raise MoveError(f"a pair needs two different cards, not {a} twice")
+                    raise MoveError(Code.SAME_CARD_TWICE, card=a.name)
                 if (b.rank, b.index) < (a.rank, a.index):
                     object.__setattr__(self, "cards", (b, a))
         elif self.cards:
-            raise MoveError(f"{self.op.value} names no cards")
+            raise MoveError(Code.TAKES_NO_CARDS, op=self.op.value)
 
     # --- constructors --------------------------------------------------------------------
     @classmethod
@@ -68,19 +69,17 @@ class Move:
     def from_text(cls, text: str) -> Move:
         """Read ``KS``, ``5H+8C``, ``draw`` or ``recycle`` (case and spaces don't matter)."""
         if not isinstance(text, str):
-            raise MoveError(f"a move is text like '5H+8C', 'KS', 'draw' or 'recycle', not {text!r}")
+            raise MoveError(Code.MOVE_NOT_TEXT, value=text)
         word = text.strip().lower()
         if word in (Op.DRAW.value, Op.RECYCLE.value):
             return cls(Op(word))
         names = [part for part in word.replace(" ", "").split("+")]
         if not 1 <= len(names) <= 2 or not all(names):
-            raise MoveError(
-                f"{text!r} is not a move: write 'KS', '5H+8C', 'draw' or 'recycle'"
-            )
+            raise MoveError(Code.NOT_A_MOVE, text=text)
         try:
             return cls.remove(*names)
         except CardError as exc:
-            raise MoveError(f"{text!r} is not a move: {exc}") from None
+            raise MoveError(Code.NOT_A_MOVE, f"{text!r} is not a move: {exc}", text=text) from None
 
     def to_text(self) -> str:
         if self.op is Op.REMOVE:
@@ -99,31 +98,31 @@ class Move:
     @classmethod
     def from_dict(cls, data: Any) -> Move:
         if not isinstance(data, dict) or "op" not in data:
-            raise MoveError('a move is a JSON object with an "op": remove, draw or recycle')
+            raise MoveError(Code.MOVE_NOT_OBJECT)
         op = data["op"]
         if op not in ("remove", "draw", "recycle"):
-            raise MoveError(f'"op" must be "remove", "draw" or "recycle", not {op!r}')
+            raise MoveError(Code.UNKNOWN_OP, op=op)
         extra = set(data) - {"op", "cards"}
         if extra:
-            raise MoveError(f"unexpected field(s) in a move: {', '.join(sorted(extra))}")
+            raise MoveError(Code.UNEXPECTED_FIELDS, fields=sorted(extra))
         if op != "remove":
             if data.get("cards"):
-                raise MoveError(f'"{op}" takes no cards')
+                raise MoveError(Code.TAKES_NO_CARDS, op=op)
             return cls(Op(op))
         names = data.get("cards")
         if not isinstance(names, list) or not 1 <= len(names) <= 2:
-            raise MoveError('"remove" needs "cards": one King or two cards, e.g. ["5H", "8C"]')
+            raise MoveError(Code.REMOVAL_CARDS)
         try:
             return cls.remove(*names)
         except CardError as exc:
-            raise MoveError(str(exc)) from None
+            raise MoveError(exc.refusal) from None
 
     @classmethod
     def from_json(cls, text: str) -> Move:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise MoveError(f"the move is not valid JSON: {exc}") from None
+            raise MoveError(Code.MOVE_NOT_JSON, f"the move is not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
     def __str__(self) -> str:

@@ -2,14 +2,17 @@
 
 The engine decides won and lost (``Outcome``, RULES.md's game-over checks); a game can also be
 *abandoned*, left by its player for another game, which only a stored game can be. All four
-are a ``GameStatus``; an ended status is final. ``game_over`` is the one sentence every
-refusal of a move on an ended game says.
+are a ``GameStatus``; an ended status is final. ``game_over`` is the one refusal of a move on
+an ended game (a ``Refusal``: its status and termination; the English here is for logs and
+the CLI, the player reads the catalogs' words for the same termination).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, StrEnum
+
+from .refusals import ENDED, Code, Refusal
 
 
 class Termination(Enum):
@@ -22,21 +25,11 @@ class Termination(Enum):
     DECK_STUCK = "deck_stuck"
 
 
-REASONS = {
-    Termination.PYRAMID_CLEARED: "The pyramid is cleared.",
-    Termination.DECK_CLEARED: "All 52 cards are cleared.",
-    Termination.NO_MOVES: "No move is left.",
-    Termination.PYRAMID_STUCK: (
-        "No free pyramid card can ever be removed: none is a King, no two make 13, "
-        "and no card in the stock or waste makes 13 with one."
-    ),
-    Termination.DECK_STUCK: (
-        "The pyramid is cleared, but no card left in the stock and waste is a King "
-        "and no two of them make 13."
-    ),
-}
+REASONS = {termination: ENDED[termination.value] for termination in Termination}
+"""RULES.md's reason for each ending, in English (for logs and the CLI; a player reads the
+catalogs' words for the same termination)."""
 
-ABANDONED_REASON = "The player left this game for another one, so it counts as abandoned."
+ABANDONED_REASON = ENDED["abandoned"]
 
 
 class GameStatus(StrEnum):
@@ -78,8 +71,11 @@ def ended_reason(status: GameStatus, outcome: Outcome | None) -> str | None:
     return outcome.reason if outcome is not None else None
 
 
-def game_over(status: GameStatus, outcome: Outcome | None = None) -> str:
-    """The refusal of anything on an ended game: ``The game is over: <why> Its result is
-    final.``"""
-    why = ended_reason(status, outcome) or f"It was {status.value}."
-    return f"The game is over: {why} Its result is final."
+def game_over(status: GameStatus, outcome: Outcome | None = None) -> Refusal:
+    """The refusal of anything on an ended game: ``game_over(status, termination)``, the
+    termination None when it is not known or the game was abandoned (English: ``The game is
+    over: <why> Its result is final.``)."""
+    termination = (outcome.termination.value
+                   if outcome is not None and status is not GameStatus.ABANDONED else None)
+    return Refusal(Code.GAME_OVER, {"status": GameStatus(status).value,
+                                    "termination": termination})

@@ -54,7 +54,8 @@ from .deal import COVERED_BY, PYRAMID_SIZE
 from .game import Game
 from .moves import Move, Op
 from .outcome import game_over
-from .variant import Goal
+from .refusals import Refusal
+from .variant import MAX_PASSES, Goal
 
 NO_PRUNING = 0
 
@@ -109,8 +110,9 @@ def _pass_rule(game: Game, passes: int | str | None) -> tuple[int, int]:
         return game.passes, game.pass_number - 1
     if passes is None:
         return 0, 0
-    if not isinstance(passes, int) or isinstance(passes, bool) or not 1 <= passes <= 3:
-        raise ValueError(f"passes must be 1, 2, 3 or None (unlimited), not {passes!r}")
+    if not isinstance(passes, int) or isinstance(passes, bool) or not 1 <= passes <= MAX_PASSES:
+        raise ValueError(f"passes must be from 1 to {MAX_PASSES} or None (unlimited), "
+                         f"not {passes!r}")
     if passes < game.pass_number:
         raise ValueError(f"the game is in pass {game.pass_number}, beyond {passes} passes")
     return passes, game.pass_number - 1
@@ -122,10 +124,11 @@ def solve(game: Game, node_limit: int | None = None, pruning: int = ALL_PRUNING,
     """Decide the game from its current position (see the module docstring).
 
     ``shortest``: the winning line is a shortest one, proven (its length is the par), at the
-    cost of a longer search. ``passes``: the game's own limit by default; 1, 2 or 3; or None
-    for unlimited passes. ``overlap``: also allow overlap pairs (a card with one cover left,
-    paired with that cover). The last two are rules of the solver only: ``Game`` plays neither,
-    so a line that uses them does not replay through ``Game.play``.
+    cost of a longer search. ``passes``: the game's own limit by default; 1 to
+    ``MAX_PASSES``; or None for unlimited passes. ``overlap``: also allow overlap pairs (a
+    card with one cover left, paired with that cover). The last two are rules of the solver
+    only: ``Game`` plays neither, so a line that uses them does not replay through
+    ``Game.play``.
     """
     start = time.perf_counter()
     outcome = game.outcome()
@@ -203,6 +206,9 @@ class Hint:
     """True: ``move`` starts a winning line. False: no win is possible from here, and ``move``
     is the best-looking way on (see ``removable_cards``). None: the search ran out of time."""
     message: str
+    refusal: Refusal | None = None
+    """Why there is no hint at all (``game_over``: the game has ended); ``message`` is its
+    English."""
 
 
 def removable_cards(game: Game) -> int:
@@ -258,7 +264,8 @@ def hint(game: Game, node_limit: int | None = HINT_NODE_LIMIT,
     ``salvage_score`` (ties go to the engine's move order).
     ``solution`` is the position's solve when the caller has made it already."""
     if game.is_over():
-        return Hint(None, None, game_over(game.status, game.outcome()))
+        over = game_over(game.status, game.outcome())
+        return Hint(None, None, str(over), over)
     if solution is None:
         solution = solve(game, node_limit=node_limit)
     if solution.winnable and solution.moves:

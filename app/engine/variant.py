@@ -1,8 +1,8 @@
 """A set of rules: the goal and the number of passes through the stock.
 
-Six variants in all (standard or whole deck, 1, 2 or 3 passes). This is their one home: the
-engine, the store's statistics, the odds, the pages, the API's models and the CLI all name,
-parse, list and word them through ``Variant``, so a rule set reads the same everywhere
+Six variants in all (standard or whole deck, 1 to ``MAX_PASSES`` passes). This is their one
+home: the engine, the store's statistics, the odds, the pages, the API's models and the CLI
+all name, parse, list and word them through ``Variant``, so a rule set reads the same everywhere
 ("whole deck goal, 2 passes") and has one key everywhere (``wholedeck-2``).
 """
 
@@ -12,12 +12,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .deal import PYRAMID_SIZE
+from .refusals import Code, Refused
 
-PASS_CHOICES = (1, 2, 3)
+MAX_PASSES = 3
+"""The most passes through the stock a rule set allows: the one definition of the limit.
+Everything else follows from it: ``PASS_CHOICES``, the rule sets, the store's CHECK on a game's
+passes, the solver's bound (its C core's ``MAX_PASSES``, tied to this by a test), the refusal
+of another number (``unknown_passes``, which carries it), and the JS engine's ``MAX_PASSES``
+(tied to this by tests/engine/test_js_conformance.py)."""
+PASS_CHOICES = tuple(range(1, MAX_PASSES + 1))
 DEFAULT_PASSES = 3
 
 
-class GameSetupError(ValueError):
+class GameSetupError(Refused):
     """A goal or pass count that is not one of the game's choices."""
 
 
@@ -49,9 +56,7 @@ def parse_goal(goal: Goal | str) -> Goal:
     try:
         return Goal(goal)
     except ValueError:
-        raise GameSetupError(
-            f"goal must be 'standard' or 'wholedeck', not {goal!r}"
-        ) from None
+        raise GameSetupError(Code.UNKNOWN_GOAL, value=goal) from None
 
 
 def parse_passes(passes: int | str) -> int:
@@ -60,7 +65,7 @@ def parse_passes(passes: int | str) -> int:
     except (TypeError, ValueError):
         value = 0
     if isinstance(passes, bool) or value not in PASS_CHOICES or str(passes).strip() != str(value):
-        raise GameSetupError(f"passes must be 1, 2 or 3, not {passes!r}")
+        raise GameSetupError(Code.UNKNOWN_PASSES, value=passes, most=MAX_PASSES)
     return value
 
 
@@ -85,7 +90,7 @@ class Variant:
         """Read a key such as ``standard-3``."""
         goal, dash, passes = str(key).rpartition("-")
         if not dash:
-            raise GameSetupError(f"a rule set is written like 'standard-3', not {key!r}")
+            raise GameSetupError(Code.NOT_A_RULE_SET_KEY, key=key)
         return cls(goal, passes)
 
     @property
@@ -113,7 +118,7 @@ class Variant:
 
 VARIANTS: tuple[Variant, ...] = tuple(Variant(goal, passes) for goal in Goal
                                       for passes in PASS_CHOICES)
-"""The six rule sets in the order every page, table and file lists them: standard 1, 2, 3
-passes, then whole deck."""
+"""The six rule sets in the order every page, table and file lists them: standard 1 to
+``MAX_PASSES`` passes, then whole deck."""
 
 DEFAULT_VARIANT = Variant(DEFAULT_GOAL, DEFAULT_PASSES)

@@ -53,6 +53,7 @@ from .players import (
     save_preferences,
     wants_winnable_only,
 )
+from .refusals import StoreCode
 from .results import (
     DealResults,
     Result,
@@ -109,6 +110,7 @@ __all__ = [
     "Result",
     "SessionSeen",
     "Statistics",
+    "StoreCode",
     "StoredVerdict",
     "abandon_in_progress",
     "answers_to",

@@ -19,12 +19,13 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.engine import Deal, Game, GameStatus, Goal, game_over
+from app.engine import Deal, Game, GameStatus, Goal, Refusal, game_over
 
 from .clock import elapsed_seconds, left_out, paused_for
 from .models import GameRecord, utcnow
 from .places import ResultPlaces, record_result
 from .positions import deal_of, load_game, moves_of, positions
+from .refusals import StoreCode
 from .verdicts import known_par
 
 __all__ = [
@@ -54,11 +55,22 @@ __all__ = [
 
 
 class GameConflict(RuntimeError):
-    """The game changed since it was read (a move from another tab or process won the race)."""
+    """The game changed since it was read (a move from another tab or process won the race).
+    ``refusal``: the store's (``changed_reload``, ``changed_retry``), None for the web layer's
+    own kinds, whose message is in the player's language already."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class GameEnded(RuntimeError):
-    """The game has ended (won, lost or abandoned): its record is final and takes no moves."""
+    """The game has ended (won, lost or abandoned): its record is final and takes no moves.
+    ``refusal`` is the engine's ``game_over``."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 def new_game_id() -> str:
@@ -264,7 +276,8 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
             record_result(session, record)
             session.flush()
     except StaleDataError:
-        raise GameConflict("This game was changed elsewhere: reload to see it.") from None
+        raise GameConflict("This game was changed elsewhere: reload to see it.",
+                           Refusal(StoreCode.CHANGED_RELOAD)) from None
     # Filed under the moves just written: right even if the commit then fails (see Positions),
     # as long as the game is one of this record's deal and rules.
     if (game.goal == record.goal and game.passes == record.passes
@@ -298,7 +311,8 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
         record_result(session, record)
         session.flush()
     except StaleDataError:
-        raise GameConflict("This game was changed elsewhere: try again.") from None
+        raise GameConflict("This game was changed elsewhere: try again.",
+                           Refusal(StoreCode.CHANGED_RETRY)) from None
     return True
 
 

@@ -19,17 +19,23 @@ from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.engine import Deal, Game, GameStatus, Move
+from app.engine import Deal, Game, GameStatus, Move, Refusal, Refused
 
 from .games import ResultPlaces, lock_player_results, new_game_id
 from .models import GameRecord, ImportedExport, Player, utcnow
+from .refusals import StoreCode
 
 IMPORT_LIMIT = 20_000
 """Games one import may hold."""
 
 
 class ImportRefused(ValueError):
-    """The file is not a whole, unedited export of this server: the message says why."""
+    """The file is not a whole, unedited export of this server: ``refusal`` says why (a
+    ``StoreCode``'s), the message in English."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +63,16 @@ def prepare_game(player_id: str, game: dict[str, Any]) -> dict[str, Any]:
         finished = _when(game.get("finished_at")) or utcnow()
         started = _when(game.get("started_at")) or finished
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        why = exc.refusal.to_dict() if isinstance(exc, Refused) else None
         raise ImportRefused(f"Game {str(game.get('id'))[:40]!r} cannot be read: "
-                            f"{str(exc)[:200]}") from None
+                            f"{str(exc)[:200]}",
+                            Refusal(StoreCode.IMPORT_UNREADABLE,
+                                    {"game": str(game.get("id"))[:40], "why": why})) from None
     ended = replayed.status if replayed.is_over() else GameStatus.ABANDONED
     if ended != status or not status.ended or not moves:
-        raise ImportRefused(f"Game {str(game.get('id'))[:40]!r} does not end as the file says.")
+        raise ImportRefused(f"Game {str(game.get('id'))[:40]!r} does not end as the file says.",
+                            Refusal(StoreCode.IMPORT_WRONG_END,
+                                    {"game": str(game.get("id"))[:40]}))
     return dict(
         id=str(game.get("id"))[:24], player_id=player_id,
         deal_number=str(deal.number) if deal.number is not None else None,

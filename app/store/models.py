@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
 
-from app.engine import Game, GameStatus, Score, Variant, score
+from app.engine import MAX_PASSES, Game, GameStatus, Score, Variant, score
 
 STATUSES = tuple(status.value for status in GameStatus)
 ENDED = tuple(status for status in GameStatus if status.ended)
@@ -138,7 +138,8 @@ class GameRecord(Base):
             "(deal_number IS NULL) <> (deal_text IS NULL)", name="games_one_deal_form"
         ),
         CheckConstraint(f"status IN {STATUSES!r}", name="games_status"),
-        CheckConstraint("passes BETWEEN 1 AND 3", name="games_passes"),
+        # From the one limit: a rule set allowing more passes needs a migration of this CHECK.
+        CheckConstraint(f"passes BETWEEN 1 AND {MAX_PASSES}", name="games_passes"),
         Index("ix_games_player_status", "player_id", "status", "updated_at"),
         # Statistics: the aggregate per variant reads only this index (it covers the query).
         Index("ix_games_player_variant_finished", "player_id", "goal", "passes", "finished_at",

@@ -125,14 +125,25 @@ def base_images(podman: Podman) -> dict[str, str]:
     return dict(LOCAL)
 
 
-def build_image(podman: Podman, python_image: str) -> str:
-    """The project's image, from the Dockerfile on ``python_image``; its tag."""
-    tag = f"localhost/{named('image')}:latest"
+def revision(checkout: Path = PROJECT_DIR) -> str:
+    """The commit checked out (the image's REVISION), or "" outside git."""
+    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def build_image(podman: Podman, python_image: str, checkout: Path = PROJECT_DIR,
+                what: str = "image", commit: str | None = None) -> str:
+    """The project's image, from the Dockerfile of ``checkout`` on ``python_image``, with its
+    commit (``commit``, else the checkout's) as REVISION; its tag."""
+    tag = f"localhost/{named(what)}:latest"
     lend_ca = (["-v", f"{HOST_CA_BUNDLE}:{HOST_CA_BUNDLE}:ro"] if HOST_CA_BUNDLE.exists()
                else [])
     podman("build", "--format", "docker", "--pull=never", *lend_ca,
-           "--build-arg", f"PYTHON_IMAGE={python_image}", "--label", f"pyramid-test={RUN}",
-           "-t", tag, str(PROJECT_DIR), timeout=900)
+           "--build-arg", f"PYTHON_IMAGE={python_image}",
+           "--build-arg", f"REVISION={commit or revision(checkout)}",
+           "--label", f"pyramid-test={RUN}",
+           "-t", tag, str(checkout), timeout=900)
     return tag
 
 

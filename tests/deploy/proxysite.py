@@ -3,11 +3,9 @@
 ENVIRONMENT=production and the settings ``deploy/compose.yaml`` gives them), over TLS with a
 throwaway certificate.
 
-As in compose, nginx finds the app processes by name at request time: a small DNS server
-(``nameserver``) answers for ``pyramid-app.test`` with the address of each app process that is
-running (127.0.0.1 and 127.0.0.2, the same port), as a container engine's DNS answers for the
-containers that are up. Each app process logs JSON to a file of its own; nginx's access log is
-a file too, so the tests can read what each side wrote."""
+As in compose, nginx knows the two app processes by address (127.0.0.1 and 127.0.0.2, the same
+port), as compose gives app1 and app2 fixed addresses. Each app process logs JSON to a file of
+its own; nginx's access log is a file too, so the tests can read what each side wrote."""
 
 from __future__ import annotations
 
@@ -24,15 +22,12 @@ from typing import Any
 
 import httpx
 
-from tests.deploy.nameserver import NameServer
-
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 TEMPLATE = PROJECT_DIR / "deploy" / "pyramid.conf.template"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 SECRET = "kT3vQ9-wZ2rX7pL0mN8bY4cD6fH1jS5a-proxy-test"
 METRICS_TOKEN = "proxy-test-metrics-token-0123456789"
 CLIENT_TIMEOUT = 2
-APPS_NAME = "pyramid-app.test"
 APP_ADDRESSES = ("127.0.0.1", "127.0.0.2")
 LIMITS = {"MAX_BODY_BYTES": "65536", "IMPORT_MAX_MB": "8"}
 """The body limits, given to the proxy and to the apps alike, as compose.yaml gives them (the
@@ -47,9 +42,9 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def render(template: str, values: dict[str, str]) -> str:
     """Fill in ``${NAME}`` as the nginx image's envsubst does; every one must be given."""
-    missing = sorted(set(re.findall(r"\$\{([A-Z_]+)\}", template)) - set(values))
+    missing = sorted(set(re.findall(r"\$\{([A-Z0-9_]+)\}", template)) - set(values))
     assert not missing, f"the template needs {missing}"
-    return re.sub(r"\$\{([A-Z_]+)\}", lambda m: values[m.group(1)], template)
+    return re.sub(r"\$\{([A-Z0-9_]+)\}", lambda m: values[m.group(1)], template)
 
 
 def wait_until(check, what: str, seconds: float = 20) -> None:
@@ -77,13 +72,18 @@ def json_lines(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-class Proxy:
-    """One nginx with the template, in a folder of its own, in front of ``apps_name``."""
+NO_HOP = "192.0.2.1/32"
+"""TRUSTED_HOP for no proxy in front of nginx (compose's default)."""
 
-    def __init__(self, folder: Path, nameserver: NameServer, cert: Path, key: Path,
-                 apps: str) -> None:
-        self.folder, self.nameserver, self.cert, self.key, self.apps = (
-            folder, nameserver, cert, key, apps)
+
+class Proxy:
+    """One nginx with the template, in a folder of its own, in front of the two app
+    processes ``apps`` (address:port each)."""
+
+    def __init__(self, folder: Path, cert: Path, key: Path, apps: tuple[str, str],
+                 trusted_hop: str = NO_HOP) -> None:
+        self.folder, self.cert, self.key, self.apps = folder, cert, key, apps
+        self.trusted_hop = trusted_hop
         folder.mkdir(parents=True, exist_ok=True)
         self.https_port, self.http_port = free_port(), free_port()
         self.base = f"https://localhost:{self.https_port}"
@@ -94,7 +94,8 @@ class Proxy:
 
     def write_config(self) -> None:
         config = render(TEMPLATE.read_text(), {
-            "PYRAMID_APPS": self.apps, "PYRAMID_RESOLVER": self.nameserver.address,
+            "PYRAMID_APP1": self.apps[0], "PYRAMID_APP2": self.apps[1],
+            "COOKIE_NAME": "pyramid_player", "TRUSTED_HOP": self.trusted_hop,
             "PUBLIC_NAME": "localhost", "PUBLIC_ORIGIN": self.base,
             "HTTPS_PORT": str(self.https_port), "HTTP_PORT": str(self.http_port),
             "TLS_CERTIFICATE": str(self.cert), "TLS_CERTIFICATE_KEY": str(self.key),
@@ -127,7 +128,9 @@ class Proxy:
         def accepting() -> bool:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError("nginx stopped: " + self.error_log())
-            httpx.get(self.base + "/no-such-page", verify=False, timeout=2)
+            # A page nginx answers itself (404), over TLS: no app hears of it, so a test's
+            # app is not chosen (nor left out) by the probe.
+            httpx.get(self.base + "/metrics", verify=False, timeout=2)
             return True
 
         wait_until(accepting, "nginx accepting connections")
@@ -149,12 +152,21 @@ class Proxy:
     def access_lines(self) -> list[dict[str, Any]]:
         return json_lines(self.access_log)
 
+    def upstream_of(self, request_id: str) -> str:
+        """The app (address:port) that answered the request with this id, by nginx's log."""
+        def logged() -> bool:
+            return any(line["request_id"] == request_id for line in self.access_lines())
+
+        wait_until(logged, "the proxy's access line")
+        (line,) = [line for line in self.access_lines() if line["request_id"] == request_id]
+        return line["upstream"].split(", ")[-1]
+
     def client(self, **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.base, verify=False, timeout=10, **kwargs)
 
 
 class Site:
-    """Two app processes on one database, a DNS server naming them, and a proxy."""
+    """Two app processes on one database, and a proxy."""
 
     def __init__(self, folder: Path, database_url: str) -> None:
         self.folder = folder
@@ -163,10 +175,8 @@ class Site:
                         "1", "-subj", "/CN=localhost", "-addext",
                         "subjectAltName=DNS:localhost", "-keyout", str(self.key), "-out",
                         str(self.cert)], check=True, capture_output=True)
-        self.nameserver = NameServer({APPS_NAME: []})
         self.app_port = free_port()
-        self.proxy = Proxy(folder / "proxy", self.nameserver, self.cert, self.key,
-                           f"{APPS_NAME}:{self.app_port}")
+        self.proxy = Proxy(folder / "proxy", self.cert, self.key, self.addresses())
         self.env = {
             **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
             "ENVIRONMENT": "production", "SECRET_KEY": SECRET, "DATABASE_URL": database_url,
@@ -179,6 +189,11 @@ class Site:
         self.apps: dict[str, subprocess.Popen] = {}
 
     # --- the app processes -------------------------------------------------------------------
+    def addresses(self) -> tuple[str, str]:
+        """The two app processes as the template's PYRAMID_APP1 and PYRAMID_APP2."""
+        first, second = (f"{address}:{self.app_port}" for address in APP_ADDRESSES)
+        return first, second
+
     def app_url(self, address: str) -> str:
         return f"http://{address}:{self.app_port}"
 
@@ -186,34 +201,26 @@ class Site:
         return self.folder / f"app-{address}.log"
 
     def start_app(self, address: str) -> None:
-        """Start the app process at ``address`` and, once it answers, name it in the DNS."""
+        """Start the app process at ``address``; return once it answers."""
         with self.app_log(address).open("ab") as log:
             self.apps[address] = subprocess.Popen(
                 [sys.executable, "-m", "app.serve"], cwd=PROJECT_DIR,
                 env={**self.env, "HOST": address}, stdout=log, stderr=subprocess.STDOUT)
         wait_until(lambda: httpx.get(self.app_url(address) + "/healthz").status_code == 200,
-                   f"the app process at {address} answering")
-        answer = self.nameserver.names[APPS_NAME]
-        if address not in answer:
-            answer.append(address)
+                   f"the app process at {address} answering", seconds=60)
 
-    def stop_app(self, address: str, *, unname: bool = True) -> None:
-        """Stop an app process; ``unname``: take it out of the DNS too, as a stopped container
-        is (else it is a process gone inside a container still up: its address refuses)."""
-        if unname and address in self.nameserver.names[APPS_NAME]:
-            self.nameserver.names[APPS_NAME].remove(address)
+    def stop_app(self, address: str) -> None:
+        """Stop an app process: its address refuses connections from then on."""
         process = self.apps.pop(address, None)
         if process is not None:
             process.terminate()
             process.wait(timeout=10)
 
     def both_apps(self) -> None:
-        """Both app processes running and named (a test before may have stopped one)."""
+        """Both app processes running (a test before may have stopped one)."""
         for address in APP_ADDRESSES:
             if address not in self.apps or self.apps[address].poll() is not None:
                 self.start_app(address)
-            elif address not in self.nameserver.names[APPS_NAME]:
-                self.nameserver.names[APPS_NAME].append(address)
 
     def app_lines(self) -> list[dict[str, Any]]:
         return [line for address in APP_ADDRESSES for line in json_lines(self.app_log(address))]
@@ -222,4 +229,3 @@ class Site:
         self.proxy.stop()
         for address in list(self.apps):
             self.stop_app(address)
-        self.nameserver.close()

@@ -39,19 +39,52 @@ def test_each_service_starts_once_the_one_before_is_ready():
     assert services["db"]["healthcheck"]["test"][1] == "pg_isready"
 
 
-def test_the_proxy_finds_the_apps_by_a_name_they_share():
-    services = compose()["services"]
-    aliases = [services[app]["networks"]["default"]["aliases"] for app in ("app1", "app2")]
-    assert aliases[0] == aliases[1] == ["pyramid-app"]
-    assert services["proxy"]["environment"]["PYRAMID_APPS"] == "pyramid-app:8000"
+def test_the_proxy_knows_each_app_by_its_fixed_address():
+    """No name to resolve: an upstream block's names are resolved once, at start-up, and a
+    stopped container's name is gone (nginx would not start). Fixed addresses on the stack's
+    own subnet instead, the same ones in the apps' network and in the proxy's upstream."""
+    import ipaddress
+
+    spec = compose()
+    services = spec["services"]
+    (subnet,) = [c["subnet"] for c in spec["networks"]["default"]["ipam"]["config"]]
+    network = ipaddress.ip_network(subnet.split(":-")[1].rstrip("}"))
+    proxy = services["proxy"]["environment"]
+    for app, variable in (("app1", "PYRAMID_APP1"), ("app2", "PYRAMID_APP2")):
+        address = services[app]["networks"]["default"]["ipv4_address"]
+        assert proxy[variable] == f"{address}:8000"
+        assert ipaddress.ip_address(address.split(":-")[1].rstrip("}")) in network
     template = (DEPLOY / "pyramid.conf.template").read_text()
-    needed = set(re.findall(r"\$\{([A-Z_]+)\}", template))
-    given = set(services["proxy"]["environment"]) | {"PYRAMID_RESOLVER"}  # the .envsh's
+    needed = set(re.findall(r"\$\{([A-Z0-9_]+)\}", template))
+    given = set(services["proxy"]["environment"])
     assert needed <= given, needed - given
-    mounts = " ".join(services["proxy"]["volumes"])
-    assert "proxy-resolver.envsh:/docker-entrypoint.d/" in mounts
-    # No upstream block: its names are resolved once, at start-up (a missing one stopped nginx).
-    assert not re.search(r"(?m)^\s*upstream\s", template)
+    assert "resolver" not in re.findall(r"(?m)^\s*(\w+)", template)
+
+
+def test_a_player_stays_on_one_app_and_a_hung_app_is_left_out():
+    """The upstream hashes the player cookie (its name the apps' own), and leaves an app out
+    after one failure; the ordinary read timeout is short, the solver's and the transfers'
+    long (test_budget.py checks which routes those are)."""
+    from app.settings import Settings
+
+    services = compose()["services"]
+    assert services["proxy"]["environment"]["COOKIE_NAME"] == Settings.model_fields[
+        "cookie_name"].default
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    upstream = template[template.index("upstream pyramid_apps {"):]
+    upstream = upstream[:upstream.index("\n}")]
+    assert "hash $pyramid_affinity consistent;" in upstream
+    assert re.search(r"map \$cookie_\$\{COOKIE_NAME\} \$pyramid_affinity", template)
+    assert upstream.count("max_fails=1 fail_timeout=10s") == 2
+    server = template[template.index("listen ${HTTPS_PORT}"):]
+    assert "proxy_read_timeout 5s;" in server[:server.index("\n    location ")]
+
+
+def test_the_dockerfiles_version_is_the_packages():
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    pyproject = (PROJECT_DIR / "pyproject.toml").read_text()
+    version = re.search(r'(?m)^version = "([^"]+)"', pyproject).group(1)
+    assert f'ARG VERSION="{version}"' in dockerfile
 
 
 def test_the_proxy_and_the_apps_read_the_body_limits_from_the_same_variables():
@@ -134,3 +167,12 @@ def test_the_secrets_stay_out_of_git_and_the_image():
         assert ignored.returncode == 0, f"git would commit {path}"
     dockerignore = (PROJECT_DIR / ".dockerignore").read_text().split()
     assert "deploy/.env" in dockerignore and "deploy/certs" in dockerignore
+
+
+def test_the_proxy_keeps_the_request_ids_the_apps_keep():
+    """A trusted hop's X-Request-ID goes on only in the form the apps take as it is."""
+    from app.web.core.observe import REQUEST_ID
+
+    template = (DEPLOY / "pyramid.conf.template").read_text()
+    kept = re.search(r'"~\^1 \(\?<kept>(.*?)\)\$"', template).group(1)
+    assert kept == REQUEST_ID.pattern.decode()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.deploy.containers import Podman, named
+from tests.deploy.containers import PROJECT_DIR, Podman, named, revision
 from tests.deploy.proxysite import free_port
 
 pytestmark = pytest.mark.containers
@@ -105,6 +106,21 @@ def test_it_migrates_serves_as_uid_10001_and_logs_json(podman, server):
     assert any(e.get("logger", "").startswith("alembic") for e in entries)  # it migrated
     assert any(e.get("request_id") == "image-check-1" and e.get("route") == "/healthz"
                and e.get("status") == 200 for e in entries)
+
+
+def test_it_says_which_build_it_is_in_its_labels_and_its_health(podman, server, images):
+    labels = json.loads(podman.text("image", "inspect", "--format", "{{json .Labels}}",
+                                    images["PYRAMID_IMAGE"]))
+    commit = labels["org.opencontainers.image.revision"]
+    # The checkout's commit when the image was built: this one, or one before it.
+    assert len(commit) == 40 and subprocess.run(
+        ["git", "-C", str(PROJECT_DIR), "merge-base", "--is-ancestor", commit, revision()]
+    ).returncode == 0
+    assert labels["org.opencontainers.image.title"] == "Pyramid"
+    health = httpx.get(server.url + "/healthz").json()
+    assert health["version"] == (f"{labels['org.opencontainers.image.version']}"
+                                 f"+{commit[:12]}")
+    assert health["revision"] == commit
 
 
 def test_a_game_lives_in_the_volume_across_a_new_container(server):

@@ -65,7 +65,13 @@ class Stack:
         self.https_port = free_port()
         self.base = f"https://localhost:{self.https_port}"
         self.env_file = folder / "stack.env"
+        # A subnet of the run's own (two runs on one machine never meet), and the apps'
+        # fixed addresses in it.
+        subnet = f"10.213.{random.randrange(256)}"
+        self.addresses = {"app1": f"{subnet}.11", "app2": f"{subnet}.12"}
         self.env_file.write_text("".join(f"{name}={value}\n" for name, value in {
+            "STACK_SUBNET": f"{subnet}.0/24", "APP1_ADDRESS": self.addresses["app1"],
+            "APP2_ADDRESS": self.addresses["app2"],
             "PUBLIC_NAME": "localhost", "SECRET_KEY": secrets.token_urlsafe(32),
             "POSTGRES_PASSWORD": secrets.token_urlsafe(16), "METRICS_TOKEN": TOKEN,
             "HTTP_PUBLISH": f"127.0.0.1:{free_port()}",
@@ -206,6 +212,13 @@ class Player:
         while True:
             try:
                 return attempt()
+            except httpx.HTTPStatusError as exc:
+                status = exc.response.status_code
+                self.errors.append(f"{status} {self.phase}")
+                # 429: the player's own budget of new games (a game a few seconds here), which
+                # says when to come back.
+                time.sleep(float(exc.response.headers.get("retry-after", 0.1))
+                           if status == 429 else 0.1)
             except httpx.HTTPError as exc:
                 self.errors.append(f"{type(exc).__name__} {self.phase}")
                 time.sleep(0.1)
@@ -251,6 +264,45 @@ def test_every_acknowledged_move_survives_a_killed_app_a_stopped_app_and_a_new_p
         print(f"{len(slow)} requests over 1 s at the proxy, e.g. {slow[:3]}")
     stack.start("app2")  # for the tests after this one
     stack.healthy("app2")
+
+
+def test_a_paused_app_leaves_the_rotation_within_seconds(stack):
+    """`podman pause` on the app a player is kept on: the app accepts connections and answers
+    nothing, and its health check fails. The player's first request waits the proxy's read
+    timeout (5 s) and is answered by the other app; from then on every request, moves with
+    their version included, is answered at once while the app stays paused."""
+    with stack.client(timeout=15) as client:
+        made = client.post("/api/games", json={"deal": 5})
+        game, version = made.json()["id"], made.headers["etag"]
+        seen = client.get(f"/api/games/{game}").headers["x-request-id"]
+        wait_for(lambda: any(e.get("request_id") == seen for e in stack.logs("proxy")),
+                 "the proxy's line", seconds=10)
+        (line,) = [e for e in stack.logs("proxy") if e.get("request_id") == seen]
+        service = next(name for name, address in stack.addresses.items()
+                       if line["upstream"] == f"{address}:8000")
+        paused = stack.container(service)
+        stack.podman("pause", paused)
+        try:
+            waits, statuses = [], []
+            for count in range(12):
+                began = time.monotonic()
+                if count % 2:
+                    answer = client.post(f"/api/games/{game}/moves", json={"op": "draw"},
+                                         headers={"If-Match": version})
+                    version = answer.headers.get("etag", version)
+                else:
+                    answer = client.get(f"/api/games/{game}")
+                waits.append(time.monotonic() - began)
+                statuses.append(answer.status_code)
+            unhealthy = not stack.podman.healthy(paused)
+        finally:
+            stack.podman("unpause", paused)
+    print(f"\n{service} paused: the player's requests took "
+          f"{', '.join(f'{w:.2f}' for w in waits)} s")
+    assert statuses == [200] * 12
+    assert waits[0] < 8 and max(waits[1:]) < 2
+    assert unhealthy
+    stack.healthy(service)
 
 
 def test_postgresql_is_backed_up_and_restored_with_the_documented_commands(stack):

@@ -1,9 +1,10 @@
 """Notation cases for the JS engine's conformance (``test_js_conformance.py``): calls that read
 and write cards, moves, deals, deal numbers and rule sets, each with what the Python engine
-answers: ``["ok", facts]`` or ``["error", class name, sentence]``.
+answers: ``["ok", facts]`` or ``["error", class name, refusal]`` (its code and fields, as
+``encoded``).
 
 The JS side (``tests/js/notation.mjs``) makes the same call under the same key and must give
-the same answer: a player's typo is refused in the server's words on either side. Arguments
+the same answer: a player's typo is refused with the same code and fields on either side. Arguments
 are JSON; ``{"$int": "digits"}`` stands for an integer past 2**53 (a BigInt in JS).
 """
 
@@ -18,9 +19,9 @@ from app.engine import (
     GameStatus,
     Move,
     Outcome,
+    Refused,
     Termination,
     Variant,
-    ended_reason,
     game_over,
     parse_goal,
     parse_passes,
@@ -51,9 +52,9 @@ def _goal(goal: Goal) -> list[Any]:
     return [goal.value, goal.label, goal.cards_to_clear, goal.won_when]
 
 
-def _ended(status: str, termination: str | None) -> list[str | None]:
+def _ended(status: str, termination: str | None) -> dict[str, Any]:
     outcome = Outcome(Termination(termination)) if termination is not None else None
-    return [ended_reason(GameStatus(status), outcome), game_over(GameStatus(status), outcome)]
+    return game_over(GameStatus(status), outcome).to_dict()
 
 
 CALLS: dict[str, Callable[..., Any]] = {
@@ -87,12 +88,27 @@ def _decode(value: Any) -> Any:
     return value
 
 
+SAFE = 2**53 - 1
+"""Past this an int is ``{"$int": "digits"}`` in the payload (a BigInt on the JS side)."""
+
+
+def encoded(value: Any) -> Any:
+    """``value`` as the payload writes it: an int past 2**53 as ``{"$int": "digits"}``."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > SAFE:
+        return {"$int": str(value)}
+    if isinstance(value, list | tuple):
+        return [encoded(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encoded(v) for k, v in value.items()}
+    return value
+
+
 def run_notation(call: str, args: list[Any]) -> list[Any]:
     """What the Python engine answers to ``call(*args)``."""
     try:
-        return ["ok", CALLS[call](*_decode(args))]
-    except ValueError as exc:  # every engine error is a ValueError
-        return ["error", type(exc).__name__, str(exc)]
+        return ["ok", encoded(CALLS[call](*_decode(args)))]
+    except Refused as exc:  # every engine error is a Refused, a ValueError
+        return ["error", type(exc).__name__, encoded(exc.refusal.to_dict())]
 
 
 DEAL_1 = Deal.from_number(1)

@@ -104,7 +104,9 @@ def test_the_fast_player_plays_the_same_moves_as_the_plain_one(goal: str, passes
 
 
 def test_greedy_wins_checks_its_rules():
-    with pytest.raises(ValueError, match="passes must be 1, 2 or 3"):
+    with pytest.raises(ValueError, match="passes must be a whole number from 1 to 3") as refused:
         greedy_wins(DEAL_A, "standard", 4)
+    assert refused.value.refusal.to_dict() == {"code": "unknown_passes",
+                                               "fields": {"value": 4, "most": 3}}
     with pytest.raises(ValueError, match="goal must be"):
         greedy_wins(DEAL_A, "everything", 3)

@@ -8,12 +8,13 @@ engine is held to this one by what the Python engine does:
   generators, up to 10^20 - 1; three ways of choosing moves; undos, also after the end; the
   constructed deals of ``engine_helpers``), perft.json's prefixes and fixed playouts. After
   every step the Python engine records the legal moves in order, the status, the ending and its
-  reason, the score and its parts, the free cards, the tops, the piles and the counts, and two
-  moves it refuses (with ``why_illegal`` and the refusal ``play`` raises);
+  termination, the score and its parts, the free cards, the tops, the piles and the counts,
+  and two moves it refuses (``why_illegal``'s refusal and ``play``'s, by code and fields);
 - perft: perft.json's move and position counts, walked again in JS;
 - deals: thousands more deal numbers, and the golden deal vectors;
 - notation: cards, moves, deals, deal numbers and rule sets read from text and JSON, good and
-  bad, with Python's result or Python's error class and sentence.
+  bad, with Python's result or Python's error class and refusal (code and fields);
+- constants: the refusal codes and the pass limit (``MAX_PASSES``), each defined once per side.
 
 One Node process (``tests/js/conformance.mjs``) replays all of it with the JS engine, runs the
 JS-only unit tests (``tests/js/unit.mjs``) and reports what differed, first disagreements first,
@@ -35,8 +36,10 @@ import pytest
 
 from app.engine import (
     FULL_DECK,
+    MAX_PASSES,
     VARIANTS,
     Card,
+    Code,
     Deal,
     Game,
     IllegalMove,
@@ -49,7 +52,7 @@ from app.engine import (
 from app.engine.greedy import choose_move
 
 from .engine_helpers import DATA, DEAL_A, DEAL_B, DEAL_N, DEAL_S, perft_file
-from .js_notation_cases import NOTATION_CASES, run_notation
+from .js_notation_cases import NOTATION_CASES, encoded, run_notation
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "conformance.mjs"
@@ -69,7 +72,7 @@ PROBES = 2
 """Refused moves tried at each step."""
 MAX_STEPS = 1_000
 """A guard against a game that never ends; none here comes near it."""
-FIELDS = ["legal moves", "status", "termination", "reason", "score", "free cards",
+FIELDS = ["legal moves", "status", "termination", "score", "free cards",
           "free positions", "stock top", "waste top", "piles", "counts"]
 """What a step's view holds, in order (the runner checks it has the same list)."""
 MAX_DEAL = 10**20 - 1
@@ -100,7 +103,6 @@ def view(game: Game, legal: list[Move], hints: int, undos: int, seconds: int | N
         " ".join(move.to_text() for move in legal),
         game.status.value,
         outcome.termination.value if outcome else None,
-        outcome.reason if outcome else None,
         [points.total, points.removals, points.rows, points.whole_deck, points.time_bonus,
          points.hints, points.undos],
         " ".join(card.name for card in game.free_cards()),
@@ -136,10 +138,10 @@ def _candidate(game: Game, rng: random.Random) -> Move:
     return Move(Op.REMOVE, (card,)) if other is card else Move(Op.REMOVE, (card, other))
 
 
-def probes(game: Game, rng: random.Random) -> list[list[str | None]]:
-    """``PROBES`` moves the game refuses now, each with ``why_illegal`` and ``play``'s refusal
-    (on an ended game ``play`` refuses everything with ``game_over``'s sentence)."""
-    found: list[list[str | None]] = []
+def probes(game: Game, rng: random.Random) -> list[list[Any]]:
+    """``PROBES`` moves the game refuses now, each with ``why_illegal``'s refusal and
+    ``play``'s, as dicts (on an ended game ``play`` refuses everything with ``game_over``)."""
+    found: list[list[Any]] = []
     while len(found) < PROBES:
         move = _candidate(game, rng)
         why = game.why_illegal(move)
@@ -148,7 +150,8 @@ def probes(game: Game, rng: random.Random) -> list[list[str | None]]:
         try:
             game.play(move)
         except IllegalMove as exc:
-            found.append([move.to_text(), why, str(exc)])
+            found.append([move.to_text(), why.to_dict() if why else None,
+                          encoded(exc.refusal.to_dict())])
         else:  # pragma: no cover - the engine contradicted itself
             raise AssertionError(f"{move} was played though why_illegal refused it: {why}")
     return found
@@ -290,6 +293,7 @@ def build_payload() -> dict[str, Any]:
         "deals": [[str(n), Deal.from_number(n).to_text()] for n in more],
         "vectors": vectors,
         "notation": [[call, args, run_notation(call, args)] for call, args in NOTATION_CASES],
+        "constants": {"codes": [code.value for code in Code], "max_passes": MAX_PASSES},
     }
 
 
@@ -351,6 +355,10 @@ def test_notation_reads_writes_and_refuses_alike(report: dict[str, Any]):
     _agree(report, "notation")
 
 
+def test_refusal_codes_and_the_pass_limit_are_the_same_on_both_sides(report: dict[str, Any]):
+    _agree(report, "constants")
+
+
 def test_js_unit_tests_pass(report: dict[str, Any]):
     _agree(report, "unit")
 
@@ -372,6 +380,7 @@ def test_the_traces_cover_what_they_promise(payload: dict[str, Any]):
     # DECK_STUCK cannot arise in play (see test_rules); unit.mjs lays it out by hand.
     reachable = {e.value for e in Termination} - {Termination.DECK_STUCK.value}
     assert reachable <= endings
-    refusals = {probe[2].split(":")[0] for t in traces for s in t["steps"] for probe in s[2]}
-    assert "The game is over" in refusals
+    refusals = {probe[2]["code"] for t in traces for s in t["steps"] for probe in s[2]}
+    assert {"game_over", "covered", "not_thirteen", "not_a_king", "already_removed", "not_free",
+            "stock_not_empty", "recycle_first", "no_passes_left", "stock_exhausted"} <= refusals
 

@@ -144,8 +144,8 @@ def _data(**changes) -> dict:
         ({"stock": []}, "the deal has no 'pyramid' list"),
         ({}, "the deal has no 'pyramid' and no 'stock' list"),
         (_data(pyramid="KS"), "'pyramid' must be a list of 28 card names"),
-        (_data(pyramid=cards(DEAL_A.to_text()[:54])), "'pyramid' must have 28 cards, not 27"),
-        (_data(stock=DEAL_A.to_dict()["stock"] + ["KS"]), "'stock' must have 24 cards, not 25"),
+        (_data(pyramid=cards(DEAL_A.to_text()[:54])), "the pyramid must have 28 cards, not 27"),
+        (_data(stock=DEAL_A.to_dict()["stock"] + ["KS"]), "the stock must have 24 cards, not 25"),
         (_data(stock=["XX", *DEAL_A.to_dict()["stock"][1:]]), "stock[0]: 'XX' is not a card"),
         (_data(stock=[7, *DEAL_A.to_dict()["stock"][1:]]), "stock[0]: a card name must be"),
         (
@@ -189,12 +189,15 @@ def test_deal_text_errors_name_the_problem(text: str, message: str):
 
 
 def test_deal_constructor_checks_counts_and_duplicates():
-    with pytest.raises(DealError, match="28 pyramid cards, not 27"):
+    with pytest.raises(DealError, match="pyramid must have 28 cards, not 27") as refused:
         Deal(DEAL_A.pyramid[1:], DEAL_A.stock)
-    with pytest.raises(DealError, match="24 stock cards, not 23"):
+    assert refused.value.refusal.to_dict() == {
+        "code": "deal_part_size", "fields": {"part": "pyramid", "size": 28, "count": 27}}
+    with pytest.raises(DealError, match="stock must have 24 cards, not 23"):
         Deal(DEAL_A.pyramid, DEAL_A.stock[1:])
-    with pytest.raises(DealError, match="KS appears twice"):
+    with pytest.raises(DealError, match="KS appears twice") as refused:
         Deal(DEAL_A.pyramid, (Card.parse("KS"), *DEAL_A.stock[1:]))
+    assert refused.value.refusal.to_dict() == {"code": "card_twice", "fields": {"card": "KS"}}
 
 
 # --- moves ----------------------------------------------------------------------------------------
@@ -244,9 +247,9 @@ def test_bad_move_text(text: str, message: str):
         ("draw", 'a move is a JSON object with an "op"'),
         ({"cards": ["KS"]}, 'a move is a JSON object with an "op"'),
         ({"op": "deal"}, '"op" must be "remove", "draw" or "recycle", not \'deal\''),
-        ({"op": "draw", "cards": ["KS"]}, '"draw" takes no cards'),
-        ({"op": "remove"}, '"remove" needs "cards"'),
-        ({"op": "remove", "cards": []}, '"remove" needs "cards"'),
+        ({"op": "draw", "cards": ["KS"]}, "draw names no cards"),
+        ({"op": "remove"}, "a removal names one King or two cards"),
+        ({"op": "remove", "cards": []}, "a removal names one King or two cards"),
         ({"op": "remove", "cards": ["1S"]}, "'1S' is not a card"),
         ({"op": "draw", "where": 1}, "unexpected field(s) in a move: where"),
     ],

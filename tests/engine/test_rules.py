@@ -9,13 +9,16 @@ import pytest
 
 from app.engine import (
     FULL_DECK,
+    MAX_PASSES,
     Card,
+    Code,
     Deal,
     Game,
     GameSetupError,
     Goal,
     IllegalMove,
     Move,
+    Refusal,
     Termination,
 )
 from app.engine.deal import COVERED_BY, position, row_col
@@ -71,8 +74,11 @@ def test_setup_choices():
         with pytest.raises(GameSetupError, match="goal must be 'standard' or 'wholedeck'"):
             Game(DEAL_A, bad_goal)
     for bad_passes in (0, 4, -1, 2.5, "two", True):
-        with pytest.raises(GameSetupError, match="passes must be 1, 2 or 3"):
+        with pytest.raises(GameSetupError, match="passes must be a whole number from 1 to 3"
+                           ) as refused:
             Game(DEAL_A, "standard", bad_passes)
+        assert refused.value.refusal == Refusal(Code.UNKNOWN_PASSES,
+                                                {"value": bad_passes, "most": MAX_PASSES})
 
 
 # --- free cards ---------------------------------------------------------------------------------
@@ -510,4 +516,4 @@ def test_a_refusal_reads_the_same_whatever_is_asked():
         before = state(game)
         with pytest.raises(IllegalMove) as refused:
             game.play(move)
-        assert str(refused.value) == reason and state(game) == before
+        assert refused.value.refusal == reason and state(game) == before

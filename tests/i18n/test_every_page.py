@@ -35,12 +35,12 @@ def page_words(html: str) -> dict:
 
 
 def script_texts(words: dict) -> list[str]:
-    """The sentences the page gives its scripts (not the engine patterns, which are English by
-    design, nor codes)."""
+    """The sentences the page gives its scripts (not codes, nor the names of the refusals'
+    fields that count, ``counts``)."""
     texts: list[str] = []
 
     def walk(value, key=""):
-        if key in ("pattern", "language", "number_locale"):
+        if key in ("language", "number_locale", "counts"):
             return
         if isinstance(value, str):
             texts.append(re.sub(r"\{\w+\}", "", value))

@@ -1,7 +1,7 @@
 """The scripts say nothing of their own: every sentence a page's script shows or announces
 comes from the page's words (app/web/core/words.py, from the catalogs). A string in a script that
-reads like words for a person fails here; the engine's (static/js/engine, English by design,
-translated by its patterns) and vendored files are not the pages' scripts."""
+reads like words for a person fails here; the engine's (static/js/engine, which refuses with
+codes, worded from the page's table) and vendored files are not the pages' scripts."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_the_check_finds_a_sentence():
 
 
 def test_the_page_words_hold_every_sentence_under_its_own_key():
-    """A key the page's words add (cards, engine patterns) never hides a sentence's."""
+    """A key the page's words add (cards, refusals) never hides a sentence's."""
     from app.web.core import words
 
     sent = json.loads(words._page_words("en"))["words"]

@@ -9,20 +9,21 @@
  *   perft     tests/data/perft.json's move and position counts, walked again in JS;
  *   deals     deal numbers and the cards Python dealt for them, and the golden deal vectors;
  *   notation  cards, moves, deals, deal numbers and rule sets read from text and JSON, good and
- *             bad: the same result or the same error class and sentence;
+ *             bad: the same result or the same error class and refusal (code and fields);
+ *   constants the refusal codes and the pass limit (MAX_PASSES), defined once on each side;
  * and the JS-only unit tests of ./unit.mjs run too. The report counts what was compared and
  * lists the first disagreements of each section (deal, rule set, step and what differed). */
 
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
-  Deal, Game, IllegalMove, Move, Variant, score,
+  Code, Deal, Game, IllegalMove, MAX_PASSES, Move, Refused, Variant, score,
 } from "../../static/js/engine/index.js";
 import { NOTATION } from "./notation.mjs";
 import { runUnitTests } from "./unit.mjs";
 
 /** What a step's view holds, in order; the Python side sends its own list to check. */
-export const FIELDS = ["legal moves", "status", "termination", "reason", "score", "free cards",
+export const FIELDS = ["legal moves", "status", "termination", "score", "free cards",
   "free positions", "stock top", "waste top", "piles", "counts"];
 const SHOWN = 20;  // disagreements listed per section (all are counted)
 
@@ -42,7 +43,6 @@ export function view(game, { hints, undos, seconds }) {
     game.legalMoves().map(String).join(" "),
     game.status.value,
     outcome ? outcome.termination.value : null,
-    outcome ? outcome.reason : null,
     [points.total, points.removals, points.rows, points.wholeDeck, points.timeBonus,
       points.hints, points.undos],
     game.freeCards().map(String).join(" "),
@@ -55,10 +55,27 @@ export function view(game, { hints, undos, seconds }) {
   ];
 }
 
-/** An engine's refusal by its sentence; anything else (a bug in the runner or the engine) with
- * where it was thrown. */
+/** An engine's refusal by its code and fields; anything else (a bug in the runner or the
+ * engine) with where it was thrown. */
 const brief = (exc) => (exc instanceof IllegalMove ? `JS refused a move it listed: ${exc.message}`
   : String(exc.stack).split("\n").slice(0, 3).join(" "));
+
+/** A value as the payload writes it: a BigInt as a number when it is exact, else
+ * `{"$int": "digits"}`, as the Python side writes an int past 2**53. */
+function encode(value) {
+  if (typeof value === "bigint") {
+    const small = value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER);
+    return small ? Number(value) : { $int: value.toString() };
+  }
+  if (Array.isArray(value)) return value.map(encode);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encode(v)]));
+  }
+  return value;
+}
+
+/** A refusal (or null) as the payload writes Python's: {code, fields}. */
+const asDict = (refusal) => (refusal === null ? null : encode(refusal.toDict()));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** An object with its keys in order, for comparing JSON objects whatever their key order. */
 const sorted = (object) => Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -82,12 +99,13 @@ function difference(python, js) {
   return null;
 }
 
-/** A trace's refused moves at one step: the same reason, the same refusal, nothing changed. */
+/** A trace's refused moves at one step: the same reason, the same refusal (code and fields),
+ * nothing changed. */
 function checkProbes(game, probes) {
   for (const [text, why, refusal] of probes) {
     const move = Move.fromText(text);
-    const jsWhy = game.whyIllegal(move);
-    if (jsWhy !== why) return `whyIllegal(${text}) differs: Python ${show(why)}, JS ${show(jsWhy)}`;
+    const jsWhy = asDict(game.whyIllegal(move));
+    if (!same(jsWhy, why)) return `whyIllegal(${text}) differs: Python ${show(why)}, JS ${show(jsWhy)}`;
     if (game.isLegal(move)) return `isLegal(${text}) is true in JS, false in Python`;
     const before = piles(game);
     try {
@@ -95,8 +113,8 @@ function checkProbes(game, probes) {
       return `play(${text}) was refused by Python (${show(refusal)}) but played by JS`;
     } catch (exc) {
       if (!(exc instanceof IllegalMove)) return `play(${text}) threw ${exc}, not IllegalMove`;
-      if (exc.message !== refusal) {
-        return `play(${text}) refusal differs: Python ${show(refusal)}, JS ${show(exc.message)}`;
+      if (!same(asDict(exc.refusal), refusal)) {
+        return `play(${text}) refusal differs: Python ${show(refusal)}, JS ${show(asDict(exc.refusal))}`;
       }
     }
     if (piles(game) !== before) return `the refused play(${text}) changed the piles`;
@@ -232,9 +250,10 @@ function checkNotation(cases, section) {
       got = ["missing", `the runner has no "${call}"`];
     } else {
       try {
-        got = ["ok", run(...decode(args))];
+        got = ["ok", encode(run(...decode(args)))];
       } catch (exc) {
-        got = ["error", exc.name, exc.message];
+        got = exc instanceof Refused ? ["error", exc.name, asDict(exc.refusal)]
+          : ["error", exc.name, exc.message];
       }
     }
     if (!same(got, expected)) {
@@ -243,9 +262,17 @@ function checkNotation(cases, section) {
   }
 }
 
+/** The definitions each side makes once: the refusal codes and the pass limit. */
+function checkConstants(constants, section) {
+  section.compared += 1;
+  const js = { codes: Object.values(Code).sort(), max_passes: MAX_PASSES };
+  const python = { codes: [...constants.codes].sort(), max_passes: constants.max_passes };
+  if (!same(js, python)) section.fail(`Python defines ${show(python)}, JS ${show(js)}`);
+}
+
 export function run(payload) {
   const sections = { traces: new Section(), perft: new Section(), deals: new Section(),
-    notation: new Section(), unit: new Section() };
+    notation: new Section(), constants: new Section(), unit: new Section() };
   const counts = { steps: 0, probes: 0, perftNodes: 0 };
   if (!same(payload.fields, FIELDS)) {
     sections.traces.fail(`the test's fields ${show(payload.fields)} are not the runner's ` +
@@ -264,6 +291,7 @@ export function run(payload) {
   checkPerft(payload.perft, sections.perft, counts);
   checkDeals(payload.deals, payload.vectors, sections.deals);
   checkNotation(payload.notation, sections.notation);
+  checkConstants(payload.constants, sections.constants);
   runUnitTests(sections.unit);
   return {
     counts,

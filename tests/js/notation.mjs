@@ -3,8 +3,7 @@
  * the same shape, so that a reading, a writing or a refusal that differs shows as a diff. */
 
 import {
-  Card, Deal, GameStatus, Move, Outcome, Variant, endedReason, gameOver, parseGoal,
-  parsePasses, passesText,
+  Card, Deal, Move, Outcome, Variant, gameOver, parseGoal, parsePasses, passesText,
 } from "../../static/js/engine/index.js";
 
 const cardFacts = (card) => [card.name, card.value, card.index, card.isKing, card.isRed,
@@ -36,6 +35,6 @@ export const NOTATION = {
   "passes_text": (passes) => passesText(passes),
   "game_over": (status, termination) => {
     const outcome = termination === null ? null : new Outcome(termination);
-    return [endedReason(GameStatus.from(status), outcome), gameOver(status, outcome)];
+    return gameOver(status, outcome).toDict();
   },
 };

@@ -1,6 +1,6 @@
 /* JS-only unit tests of the engine: what the Python side cannot ask of it (one object per
  * card, BigInt deal numbers, errors as JS classes, modules a browser can load as they are),
- * and a few refusals spelled out by hand, as app/engine words them (the conformance traces
+ * and a few refusals spelled out by hand, as app/engine makes them (the conformance traces
  * compare thousands more with Python's). Run by conformance.mjs; alone: node tests/js/unit.mjs */
 
 import { readFileSync, readdirSync } from "node:fs";
@@ -19,16 +19,19 @@ function equal(actual, expected, what) {
   if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
-function throws(fn, cls, message) {
+/** `fn` throws a `cls` whose refusal is `[code, fields]`. */
+function throws(fn, cls, [code, fields = {}]) {
   try {
     fn();
   } catch (exc) {
     if (!(exc instanceof cls)) throw new Error(`expected ${cls.name}, got ${exc}`);
-    equal(exc.message, message, `${cls.name}'s message`);
-    return;
+    equal(exc.refusal.toDict(), { code, fields }, `${cls.name}'s refusal`);
+    return exc;
   }
-  throw new Error(`expected ${cls.name}: ${message}`);
+  throw new Error(`expected ${cls.name}: ${code}`);
 }
+
+const said = (refusal) => refusal && [refusal.code, refusal.fields];
 
 const deal1 = () => new Game(Deal.fromNumber(1), "standard", 1);
 const play = (game, texts) => { for (const t of texts) game.play(Move.fromText(t)); return game; };
@@ -38,39 +41,39 @@ const TESTS = {
     equal(new Card(10, "D") === Card.parse("10d"), true, "new Card(10, D) === parse(10d)");
     equal(new Set(FULL_DECK).size, 52, "distinct cards");
     equal(Object.isFrozen(Card.parse("KS")), true, "frozen");
-    throws(() => new Card(14, "S"), CardError, "no such card: rank 14, suit 'S'");
+    throws(() => new Card(14, "S"), CardError, ["no_such_card", { rank: 14, suit: "S" }]);
   },
   "a pair is one move whichever card comes first": () => {
     equal(Move.fromText("8C+5H").equals(Move.fromText(" 5h + 8c ")), true, "equal");
     equal(Move.fromText("8C+5H").toText(), "5H+8C", "text");
     equal(Move.fromDict({ op: "remove", cards: ["8C", "5H"] }).toDict(),
       { op: "remove", cards: ["5H", "8C"] }, "dict");
-    throws(() => Move.fromText("5H+5H"), MoveError, "a pair needs two different cards, not 5H twice");
-    throws(() => Move.fromText("5H+8C+2D"), MoveError,
-      "'5H+8C+2D' is not a move: write 'KS', '5H+8C', 'draw' or 'recycle'");
+    throws(() => Move.fromText("5H+5H"), MoveError, ["same_card_twice", { card: "5H" }]);
+    throws(() => Move.fromText("5H+8C+2D"), MoveError, ["not_a_move", { text: "5H+8C+2D" }]);
   },
-  "refusals say why, in the server's words, and change nothing": () => {
+  "refusals say why as a code and fields, as the server's do, and change nothing": () => {
     const game = deal1();
     const refusals = {
-      "KD": "KD is covered by AD and QC.",
-      "4C+9S": "9S is covered by 3H and 2S.",
-      "5C+8H": "8H is not a free card: only the top cards of the stock and the waste can be played.",
-      "QH": "QH is not a King: only a King is removed on its own.",
-      "recycle": "The stock still has 24 cards: recycle only when it is empty.",
+      "KD": ["covered", { card: "KD", by: ["AD", "QC"] }],
+      "4C+9S": ["covered", { card: "9S", by: ["3H", "2S"] }],
+      "5C+8H": ["not_free", { card: "8H" }],
+      "QH": ["not_a_king", { card: "QH" }],
+      "recycle": ["stock_not_empty", { count: 24 }],
     };
-    for (const [text, sentence] of Object.entries(refusals)) {
-      equal(game.whyIllegal(Move.fromText(text)), sentence, text);
-      throws(() => game.play(Move.fromText(text)), IllegalMove, sentence);
+    for (const [text, refusal] of Object.entries(refusals)) {
+      equal(said(game.whyIllegal(Move.fromText(text))), refusal, text);
+      throws(() => game.play(Move.fromText(text)), IllegalMove, refusal);
     }
     equal(game.moves.length + game.waste.length, 0, "nothing played");
     play(game, ["AS+QH"]);
-    equal(game.whyIllegal(Move.fromText("AS+QH")), "AS has already been removed.", "removed");
+    equal(said(game.whyIllegal(Move.fromText("AS+QH"))), ["already_removed", { card: "AS" }], "removed");
     for (let i = 0; i < 24; i++) game.play(Move.draw());
-    equal(game.whyIllegal(Move.draw()), "The stock is empty and no passes are left.", "draw");
-    equal(game.whyIllegal(Move.recycle()), "No passes left: this game allows 1 pass.", "recycle");
-    throws(() => deal1().undo(), IllegalMove, "There is no move to undo.");
-    throws(() => Game.replay(Deal.fromNumber(1), "standard", 1,
-      ["3C+TS", "KS"].map((t) => Move.fromText(t))), IllegalMove, "move 2 (KS): KS is covered by 4C.");
+    equal(said(game.whyIllegal(Move.draw())), ["stock_exhausted", {}], "draw");
+    equal(said(game.whyIllegal(Move.recycle())), ["no_passes_left", { passes: 1 }], "recycle");
+    throws(() => deal1().undo(), IllegalMove, ["nothing_to_undo"]);
+    const refused = throws(() => Game.replay(Deal.fromNumber(1), "standard", 1,
+      ["3C+TS", "KS"].map((t) => Move.fromText(t))), IllegalMove, ["covered", { card: "KS", by: ["4C"] }]);
+    equal(refused.number, 2, "the refused move's number");
   },
   "a copy is independent, and undo goes back to the same piles": () => {
     const game = play(deal1(), ["3C+TS", "draw"]);
@@ -89,9 +92,8 @@ const TESTS = {
     const outcome = game.outcome();
     equal(outcome && outcome.termination.value, "deck_stuck", "termination");
     equal(outcome.won || game.legalMoves().length, 0, "lost, no moves");
-    equal(outcome.reason.includes("no two of them make 13"), true, "reason");
-    throws(() => game.play(Move.draw()), IllegalMove, "The game is over: " + outcome.reason +
-      " Its result is final.");
+    throws(() => game.play(Move.draw()), IllegalMove,
+      ["game_over", { status: "lost", termination: "deck_stuck" }]);
   },
   "deal numbers past 2**53 are BigInts, never rounded": () => {
     const last = Deal.fromNumber(99999999999999999999n);
@@ -100,8 +102,7 @@ const TESTS = {
     equal(Deal.fromDict(last.toDict()).equals(last), true, "fromDict");
     equal(Deal.fromNumber(617).number === 617n && Deal.fromNumber(617).toDict().deal === 617,
       true, "small numbers");
-    throws(() => Deal.fromNumber(2 ** 60), DealError, "1152921504606847000 is past 2**53 and so " +
-      "not exact: give the deal number as a BigInt or a string of digits");
+    throws(() => Deal.fromNumber(2 ** 60), DealError, ["inexact_number", { number: 2 ** 60 }]);
     equal(String(Deal.parseNumber("#12,345,678,901,234,567,890")), "12345678901234567890", "parseNumber");
   },
   "enum members compare with === and serialise as their values": () => {

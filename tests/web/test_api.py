@@ -81,22 +81,28 @@ def test_a_legal_move_answers_the_new_state(client):
     assert drawn["stock"]["count"] == 23
 
 
-def test_an_illegal_move_is_422_with_the_engines_reason(client):
+def test_an_illegal_move_is_422_with_the_refusals_code_and_the_engines_reason(client):
     state = create(client, deal=3)
     game = Game(Deal.from_number(3))
     covered = next(c for i, c in enumerate(game.pyramid) if not game.is_free_position(i))
     cases = [
-        ({"op": "recycle"}, "The stock still has 24 cards"),
-        ({"op": "remove", "cards": [covered.name]}, f"{covered.name} is covered by"),
-        ({"op": "remove", "cards": ["AD", "4H"]}, "make 5, not 13"),
-        ({"op": "remove", "cards": ["AD"]}, "not a King"),
-        ({"op": "remove", "cards": ["XX"]}, "is not a card"),
-        ({"op": "draw", "cards": ["KS"]}, "takes no cards"),
+        ({"op": "recycle"}, "stock_not_empty", "The stock still has 24 cards"),
+        ({"op": "remove", "cards": [covered.name]}, "covered",
+         f"{covered.name} is covered by"),
+        ({"op": "remove", "cards": ["AD", "4H"]}, "not_thirteen", "make 5, not 13"),
+        ({"op": "remove", "cards": ["AD"]}, "not_a_king", "not a King"),
+        ({"op": "remove", "cards": ["XX"]}, "not_a_card", "is not a card"),
+        ({"op": "draw", "cards": ["KS"]}, "takes_no_cards", "names no cards"),
     ]
-    for body, reason in cases:
+    for body, code, reason in cases:
         response = client.post(f"/api/games/{state['id']}/moves", json=body)
         assert response.status_code == 422, body
-        assert reason in response.json()["detail"], (body, response.json())
+        problem = response.json()
+        assert reason in problem["detail"], (body, problem)
+        assert [error["type"] for error in problem["errors"]] == [code], (body, problem)
+        assert problem["errors"][0]["loc"] == ["body"] and problem["errors"][0]["msg"]
+    assert client.post(f"/api/games/{state['id']}/moves", json={"op": "recycle"}).json()[
+        "errors"][0]["ctx"] == {"count": 24}
     for body in ({"op": "jump"}, {"cards": ["KS"]}, {"op": "draw", "extra": 1}, [1, 2],
                  {"op": "remove", "cards": []}, {"op": "remove", "cards": None}):
         assert client.post(f"/api/games/{state['id']}/moves", json=body).status_code == 422

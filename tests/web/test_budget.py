@@ -5,6 +5,7 @@ share, and a client without a cookie to one line."""
 
 from __future__ import annotations
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,7 +15,10 @@ from sqlalchemy import event
 
 from app.engine.solver import Hint
 from app.main import create_app
-from app.web.core.budget import Buckets, cost_of
+from app.settings import PROJECT_DIR, Settings
+from app.web.core import budget
+from app.web.core.budget import COSTS, WHEN_ASKED, Buckets, Costs
+from app.web.core.observe import flatten
 from app.web.core.player import PlayerCookie
 from app.web.services import solving
 from tests.conftest import make_settings
@@ -213,6 +217,17 @@ def test_a_bucket_refills_at_its_rate():
     assert len(buckets) == 0  # full again: forgotten
 
 
+@pytest.fixture(scope="module")
+def costs(tmp_path_factory) -> Costs:
+    app = create_app(make_settings(f"sqlite:///{tmp_path_factory.mktemp('costs')}/c.db"))
+    return Costs(flatten(app.router.routes))
+
+
+def scope_of(method: str, path: str, query: bytes = b"") -> dict:
+    return {"type": "http", "method": method, "path": path, "root_path": "",
+            "query_string": query, "headers": []}
+
+
 @pytest.mark.parametrize(("method", "path", "query", "kind"), [
     ("POST", "/api/games/abc/hint", b"", "search"),
     ("GET", "/games/abc/analysis", b"", "search"),
@@ -225,6 +240,126 @@ def test_a_bucket_refills_at_its_rate():
     ("POST", "/games/abc/retry", b"", "game"),
     ("POST", "/stats/import", b"", "transfer"),
     ("GET", "/stats/export.csv", b"", "transfer"),
+    ("GET", "/stats/export.xml", b"", None),
 ])
-def test_what_costs(method, path, query, kind):
-    assert cost_of(method, path, query) == kind
+def test_what_costs(costs, method, path, query, kind):
+    assert costs.of(scope_of(method, path, query)) == kind
+
+
+FREE = frozenset({
+    "openapi", "health", "metrics", "api_docs", "static", "assets",
+    # reading and playing a game: stored positions, no search
+    "api_read", "api_move", "api_undo", "home", "deal_link", "games_index", "rules", "daily",
+    "calendar", "board", "play", "undo", "results_page", "pause", "resume",
+    # statistics and settings: a player's own rows
+    "stats", "set_name", "confirm_reset", "reset", "make_device_link", "revoke_device_link",
+    "end_device_session", "device_link", "use_device_link", "import_too_large", "settings",
+    "save_settings", "sound", "dismiss_tips",
+    # the odds: tables computed beforehand, files served as they are
+    "api_odds", "winning_lines", "odds",
+    # the offline shell and what it caches
+    "service_worker", "manifest", "offline_shell", "learn", "offline_pack",
+})
+"""Routes known to cost nothing worth a budget (a page or a move: milliseconds, no search, no
+new game, no transfer). A new route is in none of COSTS, WHEN_ASKED and this until someone
+decides: then this test fails."""
+
+
+def test_every_route_is_known_to_cost_or_not(app):
+    names = {route.name for route in flatten(app.router.routes)}
+    costly = set(COSTS) | set(WHEN_ASKED)
+    assert not costly & FREE
+    assert costly <= names, f"budgets for routes the app lacks: {sorted(costly - names)}"
+    unknown = sorted(names - costly - FREE)
+    assert not unknown, (f"routes neither budgeted (app/web/core/budget.py COSTS) nor known "
+                         f"to cost nothing (FREE here): {unknown}")
+
+
+def test_a_budget_naming_a_route_the_app_lacks_is_an_error(app, monkeypatch):
+    monkeypatch.setitem(budget.COSTS, "no_such_route", "search")
+    with pytest.raises(LookupError, match="no_such_route"):
+        Costs(flatten(app.router.routes))
+
+
+NGINX_ZONES = {"search": "pyramid_search", "game": "pyramid_new_game",
+               "transfer": "pyramid_transfer"}
+"""The shipped nginx's limit_req zone for each budget."""
+
+
+def nginx_maps() -> dict[str, list[tuple[re.Pattern[str], str]]]:
+    """Each zone's key map in the template: its regexes over "$request_method $uri"."""
+    text = (PROJECT_DIR / "deploy" / "pyramid.conf.template").read_text()
+    maps = {}
+    for variable, body in re.findall(
+            r'map "\$request_method \$uri" \$(\w+) \{(.*?)\n\}', text, re.S):
+        maps[variable] = [(re.compile(pattern), value) for pattern, value in
+                          re.findall(r'"~([^"]+)"\s+(\S+);', body)]
+    return maps
+
+
+def nginx_zone(method: str, path: str) -> set[str]:
+    """The zones nginx counts a request in, by its maps and its limit_req_zone lines."""
+    text = (PROJECT_DIR / "deploy" / "pyramid.conf.template").read_text()
+    zone_of = dict(re.findall(r"limit_req_zone \$(\w+) zone=(\w+):", text))
+    found = set()
+    for variable, patterns in nginx_maps().items():
+        if any(pattern.search(f"{method} {path}") for pattern, _value in patterns):
+            found.add(zone_of[variable])
+    return found
+
+
+def sample_path(template: str) -> str:
+    return re.sub(r"\{[^}]+\}", "12345", template)
+
+
+def test_the_proxys_zones_count_the_requests_the_budgets_count(app):
+    """Every route: nginx's zone for it (none, or one) is the zone of its budget, so a
+    renamed or new costly route cannot be counted by one and not the other. (A replay's
+    winning line is the app's alone: nginx's maps do not read the query.)"""
+    assert set(nginx_maps()) == {"pyramid_search_client", "pyramid_transfer_client",
+                                 "pyramid_new_game_client"}
+    wrong = []
+    for route in flatten(app.router.routes):
+        for method in sorted(getattr(route, "methods", None) or ()):
+            if method == "HEAD":
+                continue
+            path = sample_path(route.path)
+            kind = COSTS.get(route.name) if method in route.methods else None
+            wanted = {NGINX_ZONES[kind]} if kind else set()
+            if nginx_zone(method, path) != wanted:
+                wrong.append(f"{method} {path} ({route.name}): nginx {nginx_zone(method, path)}"
+                             f", the app {wanted}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_proxys_rates_and_bursts_are_the_apps_per_address_budgets():
+    text = (PROJECT_DIR / "deploy" / "pyramid.conf.template").read_text()
+    rates = dict(re.findall(r"zone=(\w+):\w+ rate=(\d+)r/s", text))
+    bursts = dict(re.findall(r"limit_req zone=(\w+) burst=(\d+)", text))
+    defaults = {name: field.default for name, field in Settings.model_fields.items()}
+    for kind, zone in NGINX_ZONES.items():
+        plural = {"search": "searches", "game": "games", "transfer": "transfers"}[kind]
+        rate = defaults[f"address_{plural}_per_second"]
+        burst = defaults[f"address_{kind}_burst"]
+        assert (float(rates[zone]), int(bursts[zone])) == (rate, burst), zone
+
+
+def test_the_proxy_waits_long_only_for_the_searches_and_the_transfers(app):
+    """nginx's ordinary read timeout (5 s) takes a silent app for a hung one; a search or a
+    transfer may take longer, so each such route has a location that waits longer, and no
+    other route of the app is in one."""
+    text = (PROJECT_DIR / "deploy" / "pyramid.conf.template").read_text()
+    long_waits = []
+    for kind, where, body in re.findall(r"(?ms)^    location (~|=) (\S+) \{(.*?)^    \}", text):
+        timeout = re.search(r"proxy_read_timeout (\d+)s;", body)
+        if timeout and int(timeout.group(1)) >= 30:
+            long_waits.append(re.compile(where if kind == "~" else re.escape(where) + "$"))
+    wrong = []
+    for route in flatten(app.router.routes):
+        path = sample_path(route.path)
+        kind = COSTS.get(route.name) or WHEN_ASKED.get(route.name, (b"", None))[1]
+        waits_long = any(pattern.match(path) for pattern in long_waits)
+        # /races/*/events is a stream, in a long location of its own.
+        if waits_long != (kind in ("search", "transfer") or "/events" in path):
+            wrong.append(f"{route.path} ({route.name}, {kind}): long wait {waits_long}")
+    assert not wrong, "\n".join(wrong)

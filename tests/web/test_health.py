@@ -8,15 +8,29 @@ from __future__ import annotations
 import concurrent.futures
 import inspect
 import threading
+from importlib.metadata import version as package_version
 
 import anyio
 import anyio.to_thread
 from fastapi.testclient import TestClient
 
+from app.settings import PROJECT_DIR
 
-def test_healthz_checks_the_database(client):
+
+def test_healthz_checks_the_database_and_names_the_build(client):
     response = client.get("/healthz")
-    assert response.status_code == 200 and response.json() == {"status": "ok"}
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["status"] == "ok"
+    assert answer["version"].split("+")[0] == package_version("pyramid")
+    assert answer["schema"] == newest_migration()
+    assert set(answer) == {"status", "version", "revision", "schema"}
+
+
+def newest_migration() -> str:
+    """The newest file in migrations/versions, by its number."""
+    files = sorted((PROJECT_DIR / "migrations" / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+    return files[-1].name[:4]
 
 
 def test_healthz_works_again_after_a_shutdown(app):

@@ -16,11 +16,12 @@ import pytest
 from babel.support import NullTranslations
 from fastapi.testclient import TestClient
 
-from app.engine import Deal, Variant
+from app.engine import Code, Deal, Game, Refusal, Variant
 from app.engine.deal import DealError
 from app.engine.variant import GameSetupError
+from app.store import StoreCode
 from app.web.core import i18n, words
-from app.web.core.refusals import problem_sentence, refusal_sentence
+from app.web.core.refusals import problem_sentence, say
 from app.web.services import gamesfile
 from tests.web.conftest import browser_like
 from tests.web.helpers import HX, start_deal
@@ -138,12 +139,32 @@ def test_the_apis_422_keeps_its_shape_in_german(client, marked, body):
     assert german.json()["detail"].startswith(MARK + "The request is not valid: ")
 
 
+def test_a_refused_move_has_its_code_in_errors_and_its_sentence_in_german(client, marked):
+    """The API's 422 for a refused move: ``errors[0].type`` is the refusal's code (the same in
+    every language), ``detail`` its sentence in the player's language."""
+    game_id = start_deal(client, 3)
+    game = Game(Deal.from_number(3))
+    covered = next(c for i, c in enumerate(game.pyramid) if not game.is_free_position(i))
+    free = [c for c in game.free_cards() if not c.is_king]
+    a, b = next((a, b) for i, a in enumerate(free) for b in free[i + 1:] if a.rank + b.rank != 13)
+    for body, code in (({"op": "remove", "cards": [covered.name]}, "covered"),
+                       ({"op": "remove", "cards": [a.name, b.name]}, "not_thirteen"),
+                       ({"op": "recycle"}, "stock_not_empty")):
+        english = client.post(f"/api/games/{game_id}/moves", json=body)
+        german = client.post(f"/api/games/{game_id}/moves", json=body, headers=DE)
+        assert english.status_code == german.status_code == 422, body
+        assert english.json()["errors"][0]["type"] == german.json()["errors"][0]["type"] == code
+        assert english.json()["errors"] == german.json()["errors"]
+        assert german.json()["detail"].startswith(MARK) and MARK not in english.json()["detail"]
+
+
 def test_the_apis_refusal_of_a_move_is_the_engines_sentence_in_german(client, marked):
     game_id = start_deal(client, 3)
     english = client.post(f"/api/games/{game_id}/undo")
     german = client.post(f"/api/games/{game_id}/undo", headers=DE)
     assert english.status_code == german.status_code == 422
-    assert english.json() == {"detail": "There is no move to undo.", "errors": []}
+    assert english.json() == {"detail": "There is no move to undo.", "errors": [
+        {"loc": [], "msg": "There is no move to undo.", "type": "nothing_to_undo", "ctx": {}}]}
     same_shape(english.json(), german.json())
     assert german.json()["detail"] == MARK + "There is no move to undo."
 
@@ -229,8 +250,12 @@ def test_an_import_refused_in_the_worker_is_said_in_german(app, marked):
      "This file was changed after it was exported (or comes from another server), so its "
      "games cannot be trusted."),
     (gamesfile.ImportDone(refused=gamesfile.STORE_REFUSAL,
-                          values={"text": "Game 'x1' does not end as the file says."}),
+                          values={"code": "import_wrong_end", "fields": {"game": "x1"}}),
      "Game 'x1' does not end as the file says."),
+    (gamesfile.ImportDone(refused=gamesfile.STORE_REFUSAL, values={
+        "code": "import_unreadable", "fields": {"game": "x2", "why": {
+            "code": "unknown_passes", "fields": {"value": 9, "most": 3}}}}),
+     "Game 'x2' cannot be read: passes must be a whole number from 1 to 3, not 9"),
 ])
 def test_import_refusals_read_as_before_in_english(done, said):
     assert gamesfile.refusal(done) == said
@@ -244,7 +269,8 @@ def test_the_worker_sends_back_keys_not_sentences():
 
 
 # --- the engine's and the store's refusals -----------------------------------------------------
-def refusals() -> list[str]:
+def refusals() -> list[tuple[Refusal, str]]:
+    """Refusals a player meets in a form, an address or an import, with their English."""
     said = []
     for attempt in (lambda: Deal.parse_number("abc"), lambda: Deal.parse_number("9" * 64),
                     lambda: Deal.parse_number("x" * 70), lambda: Deal.parse_number(10**25),
@@ -253,22 +279,32 @@ def refusals() -> list[str]:
                     lambda: Variant("standard", "7"), lambda: Variant("sideways", 3)):
         with pytest.raises((DealError, GameSetupError)) as refused:
             attempt()
-        said.append(str(refused.value))
-    return [*said, "This game was changed elsewhere: reload to see it.",
-            "This game was changed elsewhere: try again.",
-            "Game 'abc' cannot be read: passes must be 1, 2 or 3, not 9",
-            'Game "a\'b" does not end as the file says.']
+        said.append((refused.value.refusal, str(refused.value)))
+    return [*said,
+            (Refusal(StoreCode.CHANGED_RELOAD),
+             "This game was changed elsewhere: reload to see it."),
+            (Refusal(StoreCode.CHANGED_RETRY), "This game was changed elsewhere: try again."),
+            (Refusal(StoreCode.IMPORT_UNREADABLE, {"game": "abc", "why": Refusal(
+                Code.UNKNOWN_PASSES, {"value": 9, "most": 3}).to_dict()}),
+             "Game 'abc' cannot be read: passes must be a whole number from 1 to 3, not 9"),
+            (Refusal(StoreCode.IMPORT_WRONG_END, {"game": "a'b"}),
+             'Game "a\'b" does not end as the file says.')]
 
 
-@pytest.mark.parametrize("text", refusals())
-def test_each_refusal_reads_as_before_in_english_and_is_translated(text, marked):
-    assert refusal_sentence(text) == text
-    assert problem_sentence("Value error, " + text) == "Value error, " + text
+@pytest.mark.parametrize(("refusal", "english"), refusals())
+def test_each_refusal_is_said_by_its_code_and_translated(refusal, english, marked):
+    assert say(refusal) == english
     with i18n.speaking("de"):
-        assert refusal_sentence(text).startswith(MARK)
+        assert say(refusal).startswith(MARK)
 
 
-def test_an_unknown_refusal_is_shown_as_it_is(marked):
+def test_a_validators_refusal_is_said_by_its_code_and_pydantics_own_as_it_is(marked):
+    with pytest.raises(DealError) as refused:
+        Deal.parse_number("abc")
+    problem = {"type": "value_error", "msg": "Value error, anything", "ctx": {
+        "error": refused.value}}
+    assert problem_sentence(problem) == "Value error, " + say(refused.value.refusal)
     with i18n.speaking("de"):
-        assert refusal_sentence("Something new happened.") == "Something new happened."
-        assert problem_sentence("Field required") == "Field required"
+        assert problem_sentence(problem).startswith("Value error, " + MARK)
+        assert problem_sentence({"type": "missing", "msg": "Field required"}) == (
+            "Field required")

@@ -151,3 +151,13 @@ def test_the_offline_sync_counter_is_there_for_the_endpoint_to_come():
     before = value("pyramid_offline_games_synced_total")
     metrics.offline_games_synced.inc()
     assert value("pyramid_offline_games_synced_total") == before + 1
+
+
+def test_the_build_is_published_as_healthz_names_it(scraped):
+    health = scraped.get("/healthz").json()
+    page = scraped.get("/metrics", headers=BEARER).text
+    build = next(family for family in text_string_to_metric_families(page)
+                 if family.name == "pyramid_build_info")
+    labels = [sample.labels for sample in build.samples if sample.value == 1]
+    assert {"version": health["version"], "revision": health["revision"],
+            "schema": health["schema"]} in labels

@@ -56,7 +56,8 @@ def test_new_game_form_rejects_bad_input_and_keeps_what_was_typed(client):
         ({"goal": "standard", "passes": "3", "deal": "forty-two"}, "not a deal number"),
         ({"goal": "standard", "passes": "3", "deal": "0"}, "out of range"),
         ({"goal": "easy", "passes": "3", "deal": "7"}, "goal must be"),
-        ({"goal": "standard", "passes": "4", "deal": "7"}, "passes must be 1, 2 or 3"),
+        ({"goal": "standard", "passes": "4", "deal": "7"},
+         "passes must be a whole number from 1 to 3"),
     ]:
         response = client.post("/games", data=data)
         assert response.status_code == 400, data

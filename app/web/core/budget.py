@@ -19,9 +19,12 @@ engine.
   nginx counts them: the burst is the requests past the rate allowed at once; an honest player
   never sees the limit.
 - **In process memory.** A budget is not game state: a restart forgets it (a fresh budget for
-  everyone), and each server process keeps its own (behind nginx's ``limit_req`` for the
-  whole site). Buckets that have filled up again are dropped, so the memory is bounded by the
-  clients of the last minutes.
+  everyone), and each server process keeps its own. Behind the shipped nginx a player's
+  requests all reach one app (its upstream hashes the player cookie), so that app's bucket is
+  the player's whole budget; an address's is nginx's ``limit_req`` for the whole site.
+  (Shared through the database instead, each costly request, and each refusal of a flood,
+  would cost a write: docs/deploy.md has the figures.) Buckets that have filled up again are
+  dropped, so the memory is bounded by the clients of the last minutes.
 
 The request's client (``current_client``: its address, and the player ``PlayerCookie`` then
 settles on) is also what the solver's queue reads to keep each
@@ -32,45 +35,39 @@ one line per address (``solving``).
 from __future__ import annotations
 
 import math
-import re
 import time
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 
 from starlette.requests import cookie_parser
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.settings import Settings
 from app.web.core import metrics
 from app.web.core.i18n import gettext as _
 from app.web.core.player import PlayerCookie
-from app.web.core.scope import route_path
 from app.web.core.security import refuse
 
-GAME = r"[^/]+"
-COSTS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (method, re.compile(pattern), kind) for method, pattern, kind in (
-        ("POST", rf"/api/games/{GAME}/hint", "search"),
-        ("POST", rf"/games/{GAME}/hint", "search"),
-        ("POST", rf"/deal/{GAME}/hint", "search"),
-        ("POST", r"/daily/hint", "search"),
-        ("GET", rf"/api/games/{GAME}/analysis", "search"),
-        ("GET", rf"/games/{GAME}/analysis", "search"),
-        ("GET", rf"/api/deals/{GAME}/verdict", "search"),
-        ("POST", r"/api/games", "game"),
-        ("POST", r"/games", "game"),
-        ("POST", rf"/deal/{GAME}", "game"),
-        ("POST", rf"/deal/{GAME}/play", "game"),
-        ("POST", r"/daily", "game"),
-        ("POST", r"/daily/play", "game"),
-        ("POST", r"/daily/again", "game"),
-        ("POST", rf"/games/{GAME}/restart", "game"),
-        ("POST", rf"/games/{GAME}/retry", "game"),
-        ("POST", r"/stats/import", "transfer"),
-        ("GET", r"/stats/export\.(csv|json)", "transfer"),
-    ))
-"""The requests that cost, by method and route path, and the budget each spends from. A
-replay costs a search only when it asks for a winning line (``?win_from=``): stepping through
-a replay reads the game's kept analysis."""
+COSTS: dict[str, str] = {
+    # searches: the solver's work
+    "api_hint": "search", "hint": "search", "deal_hint": "search", "daily_hint": "search",
+    "api_analysis": "search", "analysis_page": "search", "deal_verdict": "search",
+    # new games: every route that starts one
+    "api_create": "game", "new_game": "game", "deal_start": "game", "deal_play": "game",
+    "daily_start": "game", "daily_play": "game", "daily_again": "game", "restart": "game",
+    "retry": "game",
+    # transfers: seconds of a worker process each
+    "import_games": "transfer", "export_csv": "transfer", "export_json": "transfer",
+}
+"""The requests that cost, by their route's name (as ``path_for`` names it), and the budget
+each spends from. ``tests/web/test_budget.py`` fails when a route of the app is neither here,
+in ``WHEN_ASKED``, nor known to cost nothing, and checks that the shipped nginx's zones
+(``deploy/pyramid.conf.template``) count the same requests."""
+
+WHEN_ASKED: dict[str, tuple[bytes, str]] = {"replay": (b"win_from=", "search")}
+"""Routes that cost only with a query parameter: a replay asks the solver only for a winning
+line (``?win_from=``); stepping through a replay reads the game's kept analysis."""
 
 KEPT_BUCKETS = 100_000
 """Buckets kept per process before the full ones are swept out."""
@@ -101,14 +98,36 @@ current_client: ContextVar[Client | None] = ContextVar("pyramid_client", default
 """The client of the request being answered (set by ``Budget``, for the solver's queue)."""
 
 
-def cost_of(method: str, path: str, query: bytes) -> str | None:
-    """The budget a request spends from, or None when it costs nothing worth counting."""
-    if method == "GET" and path.startswith("/games/") and path.endswith("/replay"):
-        return "search" if b"win_from=" in query else None
-    for costly_method, pattern, kind in COSTS:
-        if method == costly_method and pattern.fullmatch(path):
-            return kind
-    return None
+class Costs:
+    """The app's costly routes, found by name among its routes (``routes``: every route with
+    a path, as ``observe.flatten`` gives them). A name in ``COSTS`` or ``WHEN_ASKED`` that the
+    app does not have is an error here, at the first request: a renamed route never silently
+    leaves its budget."""
+
+    def __init__(self, routes: Iterable[BaseRoute]) -> None:
+        by_name: dict[str, list[BaseRoute]] = {}
+        for route in routes:
+            by_name.setdefault(getattr(route, "name", ""), []).append(route)
+        missing = sorted((set(COSTS) | set(WHEN_ASKED)) - set(by_name))
+        if missing:
+            raise LookupError(f"budgets name routes the app does not have: {missing}")
+        self.routes: list[tuple[BaseRoute, str, bytes | None]] = [
+            (route, kind, None) for name, kind in COSTS.items() for route in by_name[name]]
+        self.routes += [(route, kind, asked) for name, (asked, kind) in WHEN_ASKED.items()
+                        for route in by_name[name]]
+        self.methods = frozenset(method for route, _kind, _asked in self.routes
+                                 for method in getattr(route, "methods", None) or ())
+
+    def of(self, scope: Scope) -> str | None:
+        """The budget a request spends from, or None when it costs nothing worth counting."""
+        if scope["method"] not in self.methods:
+            return None
+        for route, kind, asked in self.routes:
+            if route.matches(scope)[0] is Match.FULL:
+                if asked is None or asked in scope.get("query_string", b""):
+                    return kind
+                return None
+        return None
 
 
 class Buckets:
@@ -172,8 +191,12 @@ class Budget:
     Outside ``PlayerCookie``: it reads the cookie's claim itself (a signature, no database),
     so a refusal never waits for a device session's look-up."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings,
+                 routes: Callable[[], Iterable[BaseRoute]], clock=time.monotonic) -> None:
         self.app = app
+        self.routes = routes
+        self.costs: Costs | None = None
+        """Made at the first request, once the app has all its routes."""
         self.budgets = settings.budgets
         self.buckets = Buckets(clock)
         self.cookies = PlayerCookie(settings)
@@ -185,7 +208,9 @@ class Budget:
             return
         client = scope.get("client")
         address = client[0] if client else "unknown"
-        kind = cost_of(scope["method"], route_path(scope), scope.get("query_string", b""))
+        if self.costs is None:
+            self.costs = Costs(self.routes())
+        kind = self.costs.of(scope)
         if kind is not None:
             (rate, burst), (address_rate, address_burst) = self.budgets[kind]
             # A burst is the requests past the rate, as nginx's limit_req counts it.

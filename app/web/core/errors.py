@@ -9,9 +9,10 @@ repeats each bad ``input``, which cannot even be written as JSON when it is ``Na
 ``1e400``, so the API's 422 is built here from each problem's place and message only.
 
 Every API error has one shape, ``Problem``: ``{"detail": "<a sentence>", "errors": [...]}``,
-where ``errors`` lists each invalid field (empty when the request was understood but refused,
-as an illegal move is). ``document`` writes that shape, and every status an operation can
-answer, into the OpenAPI schema, so the schema says exactly what the API does.
+where ``errors`` lists each invalid field; a request the engine refuses (an illegal move) has
+one entry whose ``type`` is the refusal's code and ``ctx`` its fields (``RefusedRequest``).
+``document`` writes that shape, and every status an operation can answer, into the OpenAPI
+schema, so the schema says exactly what the API does.
 
 A database that cannot answer (down, restarting, its SQLite file gone or read-only for a
 write) is an outage, not a bug in the request: 503, so clients and load balancers retry
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
@@ -106,10 +107,24 @@ def problems(exc: RequestValidationError) -> list[dict[str, Any]]:
             for err in exc.errors()]
 
 
+class RefusedRequest(HTTPException):
+    """A request the engine refused (422): ``detail`` says why in the caller's language, and
+    ``errors`` holds the refusal (``FieldProblem``: its code as ``type``, its fields as
+    ``ctx``)."""
+
+    def __init__(self, detail: str, errors: list[dict[str, Any]]) -> None:
+        super().__init__(422, detail)
+        self.errors = errors
+
+
 class FieldProblem(BaseModel):
     loc: list[str | int] = Field(description="Where: e.g. [\"body\", \"cards\", 0]")
-    msg: str
-    type: str
+    msg: str = Field(description="What, in English")
+    type: str = Field(description="Its kind: pydantic's, or a refusal's code (docs/api.md), "
+                                  "e.g. covered, not_thirteen, stock_not_empty")
+    ctx: dict[str, Any] | None = Field(
+        default=None, description="A refusal's fields, e.g. {\"card\": \"4C\", \"by\": "
+                                  "[\"KC\", \"AC\"]}; absent otherwise")
 
 
 class Problem(BaseModel):

@@ -75,6 +75,11 @@ request_duration = Histogram(
     "Time from a request's arrival to the end of its answer, by route template, method and "
     "status class; its _count is the number of requests.",
     ("route", "method", "status"), buckets=LATENCY_BUCKETS, registry=REGISTRY)
+build_info = Gauge(
+    "pyramid_build_info",
+    "1, labelled with the running build: the package's version, the commit it was built from "
+    "and the migration its code expects (the same as /healthz says).",
+    ("version", "revision", "schema"), registry=REGISTRY, multiprocess_mode="max")
 requests_in_flight = _gauge("pyramid_http_requests_in_flight",
                             "Requests being answered right now.")
 
@@ -202,6 +207,11 @@ def forget_dead_processes(folder: str) -> None:
         found = LIVE_GAUGE_FILE.match(path.name)
         if found and not Path(f"/proc/{found.group(1)}").exists():
             multiprocess.mark_process_dead(int(found.group(1)), folder)
+
+
+def publish_build(build: dict[str, str]) -> None:
+    """``pyramid_build_info`` for this process: ``build`` is ``app.version.build()``."""
+    build_info.labels(build["version"], build["revision"], build["schema"]).set(1)
 
 
 def process_ended() -> None:

@@ -13,15 +13,14 @@ from typing import Annotated, Any
 from fastapi import Form
 from pydantic import BeforeValidator, Field, Strict, StrictInt, WithJsonSchema
 
-from app.engine import MAX_DEAL_NUMBER, PASS_CHOICES, Deal, DealError, Goal, Op
+from app.engine import MAX_DEAL_NUMBER, PASS_CHOICES, Deal, Goal, Op
 from app.engine.deal import DEAL_NUMBER_PATTERN
 
 
 def canonical_deal_number(value: Any) -> int:
-    try:
-        return Deal.parse_canonical_number(value)
-    except DealError as exc:
-        raise ValueError(str(exc)) from None
+    """A deal number in a path or a body; a ``DealError`` (a ``ValueError``) reaches pydantic
+    as it is, so the answer can say its refusal by code."""
+    return Deal.parse_canonical_number(value)
 
 
 DealNumber = Annotated[
@@ -52,7 +51,8 @@ JsonInteger = BeforeValidator(whole)
 PassesValue = Annotated[StrictInt, JsonInteger,
                         Field(ge=min(PASS_CHOICES), le=max(PASS_CHOICES),
                               json_schema_extra={"enum": list(PASS_CHOICES)})]
-"""Passes in a JSON body: a JSON integer, 1, 2 or 3 (``3.0`` too, as JSON Schema reads it).
+"""Passes in a JSON body: a JSON integer, 1 to ``MAX_PASSES`` (``3.0`` too, as JSON Schema
+reads it).
 StrictInt, not an enum or Literal: those let ``true`` through (== 1)."""
 
 OpValue = Annotated[Op, Strict(False)]

@@ -11,17 +11,14 @@ Three kinds of entries:
 - ``COUNTED``: a key whose message depends on a number (``{count} games were saved``), sent as
   one form per plural category the language has (``one``, ``few``, ``many``, ``other``: the
   script picks with ``Intl.PluralRules``, the same CLDR rules Babel uses here);
-- ``ENGINE``: the engine's own sentences (why a move is refused, why a game ended), which both
-  engines write in English (app/engine/game.py, static/js/engine/refusals.js): each a pattern
-  of the English and the message it becomes, used by ``engine_sentence`` here and by the
-  script's ``sayEngine``.
+- ``refusals``: the engines' refusals by code (why a move is refused, why a game ended), from
+  ``app.web.core.refusals``, which the script's ``sayRefusal`` fills with a refusal's fields.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,9 +27,8 @@ from markupsafe import Markup
 from app.engine import VARIANTS
 from app.web.core import i18n
 from app.web.core.i18n import Counted, LazyProxy, _l, counted
-from app.web.core.i18n import gettext as _
 from app.web.core.names import SUIT_TEMPLATES, rank_word, variant_title
-from app.web.core.refusals import refusal_sentence
+from app.web.core.refusals import page_table
 
 SENTENCES = {
     "free_card": _l("%(card)s, free"),
@@ -155,96 +151,6 @@ COUNTED = {
 }
 
 
-# --- the engine's sentences ------------------------------------------------------------------
-CARD = r"[A2-9TJQK][CDHS]"
-
-
-@dataclass(frozen=True, slots=True)
-class EngineSentence:
-    """One English sentence of the engines, as a pattern whose named groups are the message's
-    placeholders, and the message it becomes (a ``Counted`` when it depends on ``count``)."""
-
-    pattern: str
-    message: LazyProxy | Counted
-
-
-ENGINE: tuple[EngineSentence, ...] = (
-    EngineSentence(r"The stock and the waste are both empty: there is nothing to draw\.",
-                   _l("The stock and the waste are both empty: there is nothing to draw.")),
-    EngineSentence(r"The stock is empty: recycle the waste to start the next pass\.",
-                   _l("The stock is empty: recycle the waste to start the next pass.")),
-    EngineSentence(r"The stock is empty and no passes are left\.",
-                   _l("The stock is empty and no passes are left.")),
-    EngineSentence(r"The stock still has (?P<count>\d+) cards: recycle only when it is empty\.",
-                   counted("The stock still has %(count)s card: recycle only when it is empty.",
-                           "The stock still has %(count)s cards: recycle only when it is "
-                           "empty.")),
-    EngineSentence(r"The waste is empty: there is nothing to recycle\.",
-                   _l("The waste is empty: there is nothing to recycle.")),
-    EngineSentence(r"No passes left: this game allows (?P<count>\d+) pass(?:es)?\.",
-                   counted("No passes left: this game allows %(count)s pass.",
-                           "No passes left: this game allows %(count)s passes.")),
-    EngineSentence(rf"(?P<card>{CARD}) is not a King: only a King is removed on its own\.",
-                   _l("%(card)s is not a King: only a King is removed on its own.")),
-    EngineSentence(rf"(?P<a>{CARD}) and (?P<b>{CARD}) make (?P<total>\d+), not 13\.",
-                   _l("%(a)s and %(b)s make %(total)s, not 13.")),
-    EngineSentence(rf"(?P<card>{CARD}) has already been removed\.",
-                   _l("%(card)s has already been removed.")),
-    EngineSentence(rf"(?P<card>{CARD}) is covered by (?P<a>{CARD}) and (?P<b>{CARD})\.",
-                   _l("%(card)s is covered by %(a)s and %(b)s.")),
-    EngineSentence(rf"(?P<card>{CARD}) is covered by (?P<a>{CARD})\.",
-                   _l("%(card)s is covered by %(a)s.")),
-    EngineSentence(rf"(?P<card>{CARD}) is not a free card: only the top cards of the stock and "
-                   r"the waste can be played\.",
-                   _l("%(card)s is not a free card: only the top cards of the stock and the "
-                      "waste can be played.")),
-    EngineSentence(r"There is no move to undo\.", _l("There is no move to undo.")),
-    EngineSentence(r"The pyramid is cleared\.", _l("The pyramid is cleared.")),
-    EngineSentence(r"All 52 cards are cleared\.", _l("All 52 cards are cleared.")),
-    EngineSentence(r"No move is left\.", _l("No move is left.")),
-    EngineSentence(r"No free pyramid card can ever be removed: none is a King, no two make 13, "
-                   r"and no card in the stock or waste makes 13 with one\.",
-                   _l("No free pyramid card can ever be removed: none is a King, no two make "
-                      "13, and no card in the stock or waste makes 13 with one.")),
-    EngineSentence(r"The pyramid is cleared, but no card left in the stock and waste is a King "
-                   r"and no two of them make 13\.",
-                   _l("The pyramid is cleared, but no card left in the stock and waste is a "
-                      "King and no two of them make 13.")),
-    EngineSentence(r"The player left this game for another one, so it counts as abandoned\.",
-                   _l("The player left this game for another one, so it counts as "
-                      "abandoned.")),
-    EngineSentence(r"It was playing\.", _l("It was being played.")),
-    EngineSentence(r"It was won\.", _l("It was won.")),
-    EngineSentence(r"It was lost\.", _l("It was lost.")),
-    EngineSentence(r"It was abandoned\.", _l("It was abandoned.")),
-)
-GAME_OVER = re.compile(r"The game is over: (?P<why>.+) Its result is final\.")
-"""The refusal of a move in an ended game: it holds one of the sentences above."""
-
-
-@cache
-def _compiled() -> tuple[tuple[re.Pattern[str], EngineSentence], ...]:
-    return tuple((re.compile(sentence.pattern), sentence) for sentence in ENGINE)
-
-
-def engine_sentence(text: str) -> str:
-    """An engine's English sentence in this request's language: a move's refusal or a game's
-    end (``ENGINE``), else a refusal of a deal or rule set (``app.web.core.refusals``); as it is
-    when no pattern knows it (a new sentence shows in English rather than not at all)."""
-    over = GAME_OVER.fullmatch(text)
-    if over:
-        return _("The game is over: %(why)s Its result is final.",
-                 why=engine_sentence(over.group("why")))
-    for pattern, sentence in _compiled():
-        match = pattern.fullmatch(text)
-        if match:
-            values = match.groupdict()
-            if isinstance(sentence.message, Counted):
-                return sentence.message(int(values["count"]), **values)
-            return str(sentence.message) % values if values else str(sentence.message)
-    return refusal_sentence(text)
-
-
 # --- the page's JSON -------------------------------------------------------------------------
 def _js(message: str) -> str:
     """``%(card)s`` -> ``{card}``: the script's placeholders."""
@@ -283,10 +189,7 @@ def _page_words(language: str) -> str:
         words["cards"] = {
             "ranks": [rank_word(rank) for rank in range(1, 14)],
             "suits": {suit: _said(template) for suit, template in SUIT_TEMPLATES.items()}}
-        words["engine"] = [{"pattern": sentence.pattern.replace("(?P<", "(?<"),
-                            "say": _said(sentence.message)} for sentence in ENGINE]
-        words["engine_game_over"] = {"pattern": GAME_OVER.pattern.replace("(?P<", "(?<"),
-                              "say": _js(_("The game is over: %(why)s Its result is final."))}
+        words["refusals"] = page_table(_said)
         words["variants"] = {variant.key: variant_title(variant) for variant in VARIANTS}
         words["number_locale"] = str(i18n.current_locale()).replace("_", "-")
     return json.dumps({"language": language, "words": words}, ensure_ascii=False,

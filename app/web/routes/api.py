@@ -53,10 +53,10 @@ from app.web.core.deps import (
     get_loaded_game,
     owned_game,
 )
+from app.web.core.errors import RefusedRequest
 from app.web.core.i18n import gettext as _
-from app.web.core.refusals import refusal_sentence
+from app.web.core.refusals import say
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.core.words import engine_sentence
 from app.web.services import actions, results, solving, spoilers, witness
 from app.web.views.apimodels import (
     AnalysisOut,
@@ -130,17 +130,22 @@ IfMatch = Annotated[str | None, Header(
 
 
 @contextmanager
-def refusals_as_http() -> Iterator[None]:
-    """The engine's and the store's refusals as HTTP errors: an illegal move is 422 with the
-    engine's reason, a move that lost a race 409 (both in the request's language)."""
+def refusals_as_http(*where: str) -> Iterator[None]:
+    """The engine's and the store's refusals as HTTP errors: a move the engine refuses is 422
+    with the refusal's sentence as ``detail`` and the refusal in ``errors`` (its code as
+    ``type``, its fields as ``ctx``; ``where`` its ``loc``); a move that lost a race 409 (both
+    sentences in the request's language)."""
     try:
         yield
     except (MoveError, IllegalMove) as exc:
-        raise HTTPException(422, engine_sentence(str(exc))) from None
+        refusal = exc.refusal
+        raise RefusedRequest(say(refusal), [{
+            "loc": list(where), "msg": str(refusal), "type": str(refusal.code),
+            "ctx": dict(refusal.fields)}]) from None
     except actions.VersionMismatch:
         raise  # the route answers 412 with the game as it is
     except GameConflict as exc:
-        raise HTTPException(409, refusal_sentence(str(exc))) from None
+        raise HTTPException(409, say(exc.refusal) if exc.refusal else str(exc)) from None
 
 
 def too_busy(exc: solving.SolverBusy) -> HTTPException:
@@ -149,11 +154,12 @@ def too_busy(exc: solving.SolverBusy) -> HTTPException:
 
 
 def played(request: Request, session: Session, response: Response, owned: LoadedGame,
-           steps: list[actions.Step], version: int | None) -> Any:
+           steps: list[actions.Step], version: int | None, *where: str) -> Any:
     """``steps`` played by ``actions.apply``, as the board's inputs are: the game as it is
-    now with its ETag, 412 on another version, 422 or 409 for the refusals."""
+    now with its ETag, 412 on another version, 422 or 409 for the refusals (``where``: the
+    refused input's place in the request)."""
     try:
-        with refusals_as_http():
+        with refusals_as_http(*where):
             actions.apply(session, owned, steps, expected_version=version)
         results.remember_par(request, owned)
     except actions.VersionMismatch:
@@ -228,9 +234,9 @@ async def move(request: Request, game_id: str, session: SessionDep, response: Re
         owned = owned_game(request, found or get_loaded_game(request, game_id, session),
                            player_id)
         body = move_body(raw)
-        with refusals_as_http():
+        with refusals_as_http("body"):
             chosen = Move.from_dict(body.model_dump(exclude_none=True))
-        return played(request, session, response, owned, [chosen], version)
+        return played(request, session, response, owned, [chosen], version, "body")
 
     return await in_one_hop(session, play)
 

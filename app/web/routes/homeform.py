@@ -22,7 +22,7 @@ from app.store import remember_winnable_only
 from app.web.core.i18n import gettext as _
 from app.web.core.names import variant_label
 from app.web.core.preferences import DIFFICULTY_CHOICES, Preferences
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import say
 from app.web.routes import preferences_page
 from app.web.services import actions, starting
 
@@ -86,7 +86,7 @@ def read(sent: Sent, last_difficulty: str) -> Asked:
         variant = Variant(form["goal"], form["passes"])
         number = Deal.parse_number(sent.deal) if sent.deal and sent.deal.strip() else None
     except (GameSetupError, DealError) as exc:
-        raise Refused(engine_sentence(str(exc)), form) from None
+        raise Refused(say(exc.refusal), form) from None
     if difficulty not in DIFFICULTY_CHOICES:
         # TRANSLATORS: %(names)s lists the form's values as sent (any, easy, medium, ...),
         # %(value)s is what was sent instead, quoted.

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
-from app.engine import Game, GameStatus, ended_reason
+from app.engine import Game, GameStatus
 from app.store import LoadedGame, display_name, load
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.errors import PageError
@@ -27,7 +27,7 @@ from app.web.core.htmx import is_htmx
 from app.web.core.i18n import gettext as _
 from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import ending
 from app.web.services import solving, spoilers, witness
 from app.web.views.templating import templates
 from app.web.views.view import board_context, described_steps, format_duration
@@ -126,14 +126,13 @@ def replay_context(request: Request, record, game: Game, *, step: int,
         record, shown, elapsed=record.seconds or 0, can_play=False, replay=True,
         hinted=tuple(card.name for card in better.cards) if better else (),
         hinted_action=better.op.value if better and not better.cards else None)
-    reason = ended_reason(record.status, game.outcome())  # an ended game's: never None
     context.update(
         step=step, last=last, steps=described_steps(game), win_from=win_from,
         base=path_for(request, "replay", query={"win_from": win_from}, game_id=record.id)
         + ("&" if win_from is not None else "?") + "step=",
         result=GameStatus.WON if win_from is not None else record.status,
         result_label=_("A win") if win_from is not None else status_label(record.status),
-        result_reason=engine_sentence(reason) if reason is not None else None,
+        result_reason=ending(record.status, game.outcome()),
         duration=format_duration(record.seconds or 0),
         deal_again=deal_path(request, record.deal_number, record.variant))
     return context

@@ -26,7 +26,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import odds
-from app.engine import Card, Deal, Game, GameStatus, IllegalMove, Move, Variant, game_over
+from app.engine import (
+    Card,
+    Deal,
+    Game,
+    GameStatus,
+    IllegalMove,
+    Move,
+    Refusal,
+    Variant,
+    game_over,
+)
 from app.settings import Settings
 from app.store import (
     GameConflict,
@@ -134,11 +144,12 @@ Step = Move | str | DeviceHint
 
 
 class BatchRefused(IllegalMove):
-    """A step of a batch the engine refuses: ``number`` (1-based), the step, and why."""
+    """A step of a batch the engine refuses: ``number`` (1-based), the step, and why (its
+    ``refusal``)."""
 
-    def __init__(self, number: int, step: Step, why: str) -> None:
+    def __init__(self, number: int, step: Step, why: Refusal) -> None:
         super().__init__(why)
-        self.number, self.step, self.why = number, step, why
+        self.number, self.step = number, step
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -166,8 +177,9 @@ def _play_steps(game: Game, steps: list[Step],
             if isinstance(step, DeviceHint):
                 if game.is_over():
                     raise IllegalMove(game_over(game.status, game.outcome()))
-                if step.move is not None and not game.is_legal(step.move):
-                    raise IllegalMove(game.why_illegal(step.move) or str(step.move))
+                why = game.why_illegal(step.move) if step.move is not None else None
+                if why is not None:
+                    raise IllegalMove(why)
                 if hints is not None:
                     hints.append((game.copy(), step.move))
             elif isinstance(step, Move):
@@ -175,7 +187,7 @@ def _play_steps(game: Game, steps: list[Step],
             else:  # UNDO, the only other step
                 undone.append(game.undo())
         except IllegalMove as exc:
-            raise BatchRefused(number, step, str(exc)) from None
+            raise BatchRefused(number, step, exc.refusal) from None
     return undone
 
 

@@ -22,7 +22,7 @@ from app.web.core.htmx import wants_json
 from app.web.core.i18n import gettext as _
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import say
 from app.web.services import actions, results, solving
 from app.web.services.boardpage import answer, conflict_message, refusal, render_board, took_back
 from app.web.views.view import describe_hint, describe_played
@@ -47,9 +47,8 @@ def read_click(game: Game, selected: str | None, card: str | None) -> Move | Not
         clicked = Card.parse(card)
         first = Card.parse(selected) if selected else None
     except CardError as exc:
-        # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
-        return Notice(_("That is not a card: %(why)s", why=engine_sentence(str(exc))),
-                      refused=True)
+        # TRANSLATORS: %(why)s is the engine's explanation, a sentence.
+        return Notice(_("That is not a card: %(why)s", why=say(exc.refusal)), refused=True)
     if first == clicked:
         return Notice(_("%(card)s is no longer selected.", card=clicked.symbol))
     if first is not None or clicked.is_king:
@@ -97,8 +96,8 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
                 continue
             steps.append(Move.from_text(word))
         except MoveError as exc:
-            # TRANSLATORS: %(why)s is the engine's own explanation (it may stay in English).
-            return Notice(_("That is not a move: %(why)s", why=engine_sentence(str(exc))),
+            # TRANSLATORS: %(why)s is the engine's explanation, a sentence.
+            return Notice(_("That is not a move: %(why)s", why=say(exc.refusal)),
                           refused=True)
     return steps
 
@@ -117,7 +116,7 @@ def said_of(done: actions.Applied, game: Game) -> Notice:
 
 def refused_batch(exc: actions.BatchRefused, asked: int) -> Notice:
     """A batch the engine refused at one step: which, why, and that none of it was played."""
-    told = refusal(exc.why, exc.cards)
+    told = refusal(exc.refusal, exc.cards)
     # TRANSLATORS: %(why)s is why the engine refused the step, a sentence.
     return Notice(_("%(why)s (Step %(number)s of %(steps)s; none of them was played.)",
                     why=told.message, number=exc.number, steps=asked),
@@ -233,7 +232,7 @@ def take_input(request: Request, session: Session, player_id: str, loaded: Loade
     except GameConflict as exc:
         return out_of_step(request, session, loaded, player_id, sent.input_id, exc)
     except IllegalMove as exc:  # the game is over
-        return answer(request, loaded, player_id, refusal(str(exc)),
+        return answer(request, loaded, player_id, refusal(exc.refusal),
                       status_code=422 if read.batch else 200)
     results.remember_par(request, loaded)
     said = read.said or said_of(done, loaded.game)
@@ -245,10 +244,10 @@ def refused(request: Request, loaded: LoadedGame, player_id: str, exc: actions.B
     """A step the engine refused, nothing played: a click's refusal is words on the board
     (its cards shake); a batch's is 422, the two engines having disagreed (logged)."""
     if not read.batch:
-        return answer(request, loaded, player_id, refusal(exc.why, exc.cards))
+        return answer(request, loaded, player_id, refusal(exc.refusal, exc.cards))
     if wants_json(request):
         log.error("The page's engine and the server's disagree: game %s, step %d (%s): %s",
-                  loaded.record.id, exc.number, exc.step, exc.why)
+                  loaded.record.id, exc.number, exc.step, exc.refusal)
     return answer(request, loaded, player_id, refused_batch(exc, len(read.steps)),
                   status_code=422)
 
@@ -258,7 +257,7 @@ async def give_hint(request: Request, session: Session, player_id: str,
     try:
         advice, until = await solving.advise(session, loaded, player_id)
     except IllegalMove as exc:
-        return answer(request, loaded, player_id, refusal(str(exc)))
+        return answer(request, loaded, player_id, refusal(exc.refusal))
     except solving.SolverBusy as exc:
         return answer(request, loaded, player_id, Notice(str(exc), refused=True))
     move = advice.move

@@ -15,15 +15,14 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
-from app.engine import Card, Move, Op
+from app.engine import Card, Move, Op, Refusal
 from app.store import GameConflict, LoadedGame, elapsed_seconds
 from app.web.core import notice, utcday
 from app.web.core.htmx import is_htmx, see_other, wants_json
-from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
 from app.web.core.links import absolute_url, deal_path, path_for, rules_query
 from app.web.core.notice import Notice
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import say
 from app.web.services import results
 from app.web.views.boarddata import answer_data, page_data
 from app.web.views.templating import templates
@@ -135,26 +134,16 @@ def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,
     return response
 
 
-STORE_CONFLICTS = {
-    "This game was changed elsewhere: reload to see it.":
-        _l("This game was changed elsewhere: reload to see it."),
-    "This game was changed elsewhere: try again.":
-        _l("This game was changed elsewhere: try again."),
-}
-"""The store's words for a move that lost a race (app/store/games.py), in the player's."""
-
-
 def conflict_message(exc: GameConflict) -> str:
-    """What a ``GameConflict`` tells the player, in their language (a ``VersionMismatch`` is
-    written in it already)."""
-    said = str(exc)
-    return str(STORE_CONFLICTS.get(said, said))
+    """What a ``GameConflict`` tells the player, in their language: the store's refusal said
+    by its code (a ``VersionMismatch`` is written in the player's language already)."""
+    return say(exc.refusal) if exc.refusal is not None else str(exc)
 
 
-def refusal(why: str, cards: tuple[Card, ...] = ()) -> Notice:
-    """An input the rules refuse, in the engine's words (in the player's language); its cards
+def refusal(why: Refusal, cards: tuple[Card, ...] = ()) -> Notice:
+    """An input the rules refuse, said by its code in the player's language; its cards
     shake."""
-    return Notice(with_symbols(engine_sentence(why)), refused=True,
+    return Notice(with_symbols(say(why)), refused=True,
                   refused_cards=tuple(c.name for c in cards))
 
 

@@ -40,7 +40,7 @@ from app.store import Database, ImportRefused, display_name, export_rows, prepar
 from app.store.imports import IMPORT_LIMIT, ExportClaim, claim_export
 from app.web.core.i18n import Counted, LazyProxy, _l, counted
 from app.web.core.numbers import format_number
-from app.web.core.refusals import refusal_sentence
+from app.web.core.refusals import say
 from app.web.core.threads import at_lowest_priority
 from app.web.views.statsview import iso
 
@@ -231,7 +231,7 @@ REFUSALS: dict[str, LazyProxy | Counted] = {
 }
 """Why ``read_export`` refuses a file, by key; ``count`` is a number of games."""
 STORE_REFUSAL = "store"
-"""The key of a refusal the store wrote (``ImportRefused``): its English is ``text``."""
+"""The key of a refusal the store made (``ImportRefused``): the refusal is ``values``."""
 
 
 class FileRefused(ImportRefused):
@@ -267,7 +267,7 @@ class ImportDone:
 def refusal(done: ImportDone) -> str:
     """Why ``done`` was refused, in this request's language (in the web process)."""
     if done.refused == STORE_REFUSAL:
-        return refusal_sentence(str(done.values.get("text", "")))
+        return say(done.values)
     if done.refused in REFUSALS:
         return _said(done.refused, done.values)
     return str(done.refused)
@@ -346,7 +346,9 @@ def import_games(url: str, player_id: str, secret_key: str, raw: bytes) -> Impor
     except FileRefused as exc:
         return ImportDone(refused=exc.key, values=exc.values)
     except ImportRefused as exc:
-        return ImportDone(refused=STORE_REFUSAL, values={"text": str(exc)})
+        if exc.refusal is None:  # pragma: no cover - every ImportRefused of the store has one
+            raise
+        return ImportDone(refused=STORE_REFUSAL, values=exc.refusal.to_dict())
     added = skipped = 0
     for start in range(0, len(prepared) or 1, STORE_PIECE):
         with database(url).session() as session:

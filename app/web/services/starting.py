@@ -36,7 +36,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.names import variant_label
 from app.web.core.notice import Notice
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import say
 from app.web.services import actions
 from app.web.services.boardinput import BoardInput, read_steps, refused_batch, said_of
 from app.web.services.boardpage import NO_STORE, BoardUrls, render_board
@@ -55,7 +55,7 @@ def read_variant(goal: str | None, passes: str | None) -> Variant:
     try:
         return Variant(goal or DEFAULT_VARIANT.goal, passes or DEFAULT_VARIANT.passes)
     except GameSetupError as exc:
-        raise PageError(400, _("These rules don't exist"), engine_sentence(str(exc))) from None
+        raise PageError(400, _("These rules don't exist"), say(exc.refusal)) from None
 
 
 # --- what a start would start -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pydantic import (
 from app import odds
 from app.engine import (
     DEFAULT_VARIANT,
+    MAX_PASSES,
     MIN_DEAL_NUMBER,
     GameStatus,
     Goal,
@@ -45,7 +46,7 @@ class NewGame(BaseModel):
         examples=[42, "12345678901234567890"])
     goal: GoalValue = Field(default=DEFAULT_VARIANT.goal, description="standard or wholedeck")
     passes: PassesValue = Field(default=DEFAULT_VARIANT.passes,
-                                description="Trips through the stock: 1, 2 or 3")
+                                description=f"Trips through the stock: 1 to {MAX_PASSES}")
     winnable_only: StrictBool = Field(
         default=False, description="With no deal given: deal one the solver has proven "
                                    "winnable for this goal and these passes.")

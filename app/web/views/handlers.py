@@ -28,7 +28,7 @@ from app.web.core.errors import (
 )
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
-from app.web.core.refusals import VALUE_ERROR, problem_sentence, refusal_sentence
+from app.web.core.refusals import VALUE_ERROR, problem_sentence, say
 from app.web.core.scope import is_api
 from app.web.views.templating import templates
 
@@ -79,7 +79,8 @@ def install(app: FastAPI) -> None:
                                [{"loc": ["body"], "msg": "Invalid JSON", "type": "json_invalid"}])
             if detail in FRAMEWORK_DETAILS:
                 detail = str(FRAMEWORK_DETAILS[detail])
-            return problem(exc.status_code, detail, headers=headers)
+            return problem(exc.status_code, detail, getattr(exc, "errors", None),
+                           headers=headers)
         if exc.status_code in MESSAGES:
             message = _(MESSAGES[exc.status_code])
         else:
@@ -90,10 +91,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         found = problems(exc)
+        said = [problem_sentence(raw) for raw in exc.errors()]
         # Each problem as "where: what" (the field's place as the API names it).
-        summary = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'][1:])}: {problem_sentence(err['msg'])}"
-            for err in found)
+        summary = "; ".join(f"{'.'.join(str(p) for p in err['loc'][1:])}: {what}"
+                            for err, what in zip(found, said, strict=True))
         if is_api(request.scope):
             # TRANSLATORS: %(problems)s lists each invalid field as "field: problem".
             return problem(422, _("The request is not valid: %(problems)s.", problems=summary),
@@ -101,8 +102,7 @@ def install(app: FastAPI) -> None:
         if found and all(err["loc"][:1] == ["path"] for err in found):
             # A page's address that names nothing (a deal link with a deal number written
             # another way, say): there is no such page.
-            what = "; ".join(problem_sentence(err["msg"]).removeprefix(VALUE_ERROR)
-                             for err in found)
+            what = "; ".join(sentence.removeprefix(VALUE_ERROR) for sentence in said)
             # TRANSLATORS: %(problems)s says what is wrong with the address (a deal number).
             message = _("There is nothing at this address: %(problems)s.", problems=what)
             return error_page(request, 404, _(TITLES[404]), message,
@@ -116,7 +116,7 @@ def install(app: FastAPI) -> None:
         """A write that lost a race with another tab and that its route did not answer itself
         (a start that kept conflicting, ``actions.StartConflict``): 409 with its sentence, in
         the request's language, so the caller can try again; nothing was done."""
-        message = refusal_sentence(str(exc))
+        message = say(exc.refusal) if exc.refusal is not None else str(exc)
         if is_api(request.scope):
             return problem(409, message)
         return error_page(request, 409, _(TITLES[409]), message, link=("/", _("Home page")))

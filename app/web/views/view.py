@@ -17,7 +17,7 @@ from app.engine.solver import Hint
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import card_name
-from app.web.core.words import engine_sentence
+from app.web.core.refusals import ending, say
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
@@ -59,7 +59,7 @@ def describe_played(move: Move, game: Game) -> str:
     outcome = game.outcome()
     if outcome is not None:
         said += " " + (_("You won!") if outcome.won else _("Game over."))
-        said += " " + with_symbols(engine_sentence(outcome.reason))
+        said += " " + (ending(outcome.status, outcome) or "")
     return said
 
 
@@ -126,7 +126,7 @@ def describe_hint(hint: Hint, winnable_until: int | None = None) -> str:
     """
     move = hint.move
     if move is None:
-        return with_symbols(engine_sentence(hint.message))
+        return with_symbols(say(hint.refusal)) if hint.refusal else hint.message
     step = say_move(move)
     if hint.winnable is False:
         # TRANSLATORS: %(move)s is a move as in "draw a card from the stock".
@@ -275,8 +275,7 @@ def discard_top(game: Game) -> Card | None:
 
 def said_reason(status: GameStatus, outcome: Outcome | None) -> str | None:
     """Why a game ended, in the player's language (None while it is played)."""
-    reason = ended_reason(status, outcome)
-    return with_symbols(engine_sentence(reason)) if reason else None
+    return ending(status, outcome)
 
 
 def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
@@ -329,7 +328,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "can_recycle": can_move and Move.recycle() in legal,
         "can_undo": can_move and bool(game.moves),
         "no_draw_reason": None if not can_move or Move.draw() in legal
-        else with_symbols(engine_sentence(game.why_illegal(Move.draw()) or "")),
+        else with_symbols(say(why)) if (why := game.why_illegal(Move.draw())) else "",
         "stock_top": game.stock_top,
         "waste_top": game.waste_top,
         "elapsed": elapsed,

@@ -21,7 +21,7 @@ import { Remote } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
 import { hintSteps, isHintStep, syncer } from "./sync.js";
-import { cardName, say, sayCount, sayEngine } from "./words.js";
+import { cardName, say, sayCount, sayRefusal } from "./words.js";
 
 const AWAY_MS = 1000;  // a tab hidden this long pauses the game
 
@@ -132,7 +132,7 @@ export class Board {
     if (read.refused) {
       for (const card of read.cards || []) this.drawer.marks.refused.add(card);
       this.draw();
-      this.say(sayEngine(read.refused), true);
+      this.say(sayRefusal(read.refused), true);
       cue("refused");
       return;
     }
@@ -145,7 +145,7 @@ export class Board {
   step(step, at) {
     const why = this.local.whyNot(step);
     if (why !== null) {
-      if (why) this.say(sayEngine(why), true);
+      if (why) this.say(typeof why === "string" ? why : sayRefusal(why), true);
       if (why) cue("refused");
       return;
     }

@@ -8,7 +8,7 @@
  * and the focused card keeps its focus. */
 
 import { COVERED_BY, Card, Move, PYRAMID_SIZE, rowCol } from "../engine/index.js";
-import { cardName, formatNumber, say, sayCount, sayEngine, sayInto } from "./words.js";
+import { cardName, formatNumber, say, sayCount, sayInto, sayRefusal } from "./words.js";
 import { element, patchTree, setAttributes } from "./dom.js";
 
 /** What the board shows beyond the position: the selection, hinted and refused cards. */
@@ -181,7 +181,7 @@ function stockPile(local, marks, canMove) {
     }, [`${say("draw")} `, element("kbd", { class: "key-badge" }, ["D"])]));
   } else if (!canRecycle) {
     parts.push(element("p", { class: "pile-action pile-note",
-      "data-no-draw": canMove ? sayEngine(game.whyIllegal(Move.draw()) || "") : "" },
+      "data-no-draw": canMove && !game.isLegal(Move.draw()) ? sayRefusal(game.whyIllegal(Move.draw())) : "" },
     [say(game.passesLeft === 0 ? "no_passes_left" : "stock_empty")]));
   }
   return element("div", { class: "pile stock", "data-pile": "stock", role: "group",

@@ -5,7 +5,7 @@
 
 import { GameStatus } from "../engine/index.js";
 import { formatTime } from "./clock.js";
-import { formatNumber, languageHeaders, say, sayCount, sayEngine, sayInto } from "./words.js";
+import { formatNumber, languageHeaders, say, sayCount, sayEnded, sayInto } from "./words.js";
 import { element } from "./dom.js";
 import { deviceCoach, hintsOffered } from "./ondevice.js";
 
@@ -26,7 +26,7 @@ function localBanner(board) {
   const total = local.score(seconds).total;
   const children = [
     element("h2", {}, [title]),
-    element("p", { class: "reason" }, [outcome ? sayEngine(outcome.reason) : ""]),
+    element("p", { class: "reason" }, [outcome ? sayEnded(outcome.status.value, outcome.termination.value) : ""]),
     element("p", { class: "summary" }, [say("summary", { time: formatTime(seconds),
       moves: sayCount("moves", moves), cleared: local.game.cardsCleared,
       total: local.game.goal.cardsToClear })]),

@@ -92,7 +92,8 @@ export class LocalGame {
     return game.stock.length || !game.isLegal(Move.recycle()) ? Move.draw() : Move.recycle();
   }
 
-  /** Whether `step` may be played now, or the engine's reason why not. */
+  /** Whether `step` may be played now (null), or why not: the engine's refusal, or (an undo)
+   * the board's own sentence ("" on an ended game: nothing to say). */
   whyNot(step) {
     if (step === UNDO) {
       if (!this.playing) return this.game.isOver() ? "" : say("nothing_to_undo");

@@ -5,9 +5,9 @@
  * placeholders (`{card}`, `{count}`) that `say(key, values)` fills; a sentence with a count has
  * a form for each plural category of the language, chosen by `Intl.PluralRules`. Cards are
  * named the way their buttons are (`Queen of hearts`), so what a screen reader announces
- * matches what it reads on the board. The rules' own sentences (why a move is refused, why a
- * game ended) come from the engine in English and are translated by `sayEngine`, with the
- * patterns the server uses too. */
+ * matches what it reads on the board. The engine refuses with values (a code and its fields),
+ * which `sayRefusal` words from the page's table of refusals (the server's own, by code), as
+ * `sayEnded` words why a game ended. */
 
 let page = null;
 
@@ -97,29 +97,62 @@ export function variantTitle(variant) {
   return loaded().words.variants?.[variant.key] ?? variant.title;
 }
 
-let patterns = null;
+const CARDS = new Set(["card", "a", "b"]);
+const CARD_LISTS = new Set(["by", "doubled", "missing"]);
+const NUMBERS = new Set(["count", "passes", "total", "length", "size", "first", "last", "most"]);
+const DIGITS = new Set(["number", "index"]);
 
-/** An engine's English sentence in the page's language, its card names as the player sees
- * them (`TD` -> `10♦`). @param {string} text */
-export function sayEngine(text) {
-  return withSymbols(translateEngine(text));
+function listed(items) {
+  return items.length ? new Intl.ListFormat(language(), { type: "conjunction" }).format(items) : "\u2013";
 }
 
-function translateEngine(text) {
-  const words = loaded().words;
-  patterns ??= (words.engine || []).map((entry) => ({ ...entry, regex: new RegExp(`^${entry.pattern}$`) }));
-  if (words.engine_game_over) {
-    const over = new RegExp(`^${words.engine_game_over.pattern}$`).exec(text);
-    if (over) return fill(words.engine_game_over.say, { why: translateEngine(over.groups.why) });
-  }
-  for (const entry of patterns) {
-    const match = entry.regex.exec(text);
-    if (match) {
-      const values = match.groups || {};
-      return fill(form(entry.say, Number(values.count ?? 0)), values);
-    }
-  }
-  return text;
+function quoted(value) {
+  if (typeof value === "string") return `'${value}'`;
+  return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
+}
+
+/** A refusal's field as a sentence shows it (app/web/core/refusals.py's `_shown`). */
+function shownField(name, value, parts) {
+  if (CARDS.has(name)) return String(value);
+  if (CARD_LISTS.has(name)) return listed(value.map(String));
+  if (NUMBERS.has(name)) return formatNumber(value);
+  if (DIGITS.has(name)) return String(value);
+  if (name === "part") return parts[value] ?? value;
+  if (name === "parts") return listed(value.map((part) => parts[part] ?? part));
+  if (name === "fields") return value.map(quoted).join(", ");
+  return quoted(value);
+}
+
+function refusals() {
+  return loaded().words.refusals ?? { messages: {}, counts: {}, endings: {}, was: {}, parts: {} };
+}
+
+/** Why a game ended, in the page's language: its termination's sentence, that its player left
+ * it, or its status (null while it is played). @param {string} status
+ * @param {string|null} termination */
+export function sayEnded(status, termination) {
+  const table = refusals();
+  if (status === "abandoned") return table.endings.abandoned;
+  if (termination) return table.endings[termination] ?? termination;
+  return table.was[status] ?? null;
+}
+
+/** An engine's refusal (a code and its fields: static/js/engine/refusals.js) in the page's
+ * language, from the page's table by its code, its card names as the player sees them
+ * (`TD` -> `10\u2666`); the code itself when the page has no message for it (a bug, visible
+ * rather than silent; a test holds every code to a message).
+ * @param {{code: string, fields: Record<string, any>}} refusal */
+export function sayRefusal(refusal) {
+  const { code, fields } = refusal;
+  const table = refusals();
+  const entry = table.messages[code];
+  if (entry === undefined) return code;
+  if (code === "game_over") return fill(entry, { why: sayEnded(fields.status, fields.termination) ?? "" });
+  const values = Object.fromEntries(Object.entries(fields)
+    .map(([name, value]) => [name, shownField(name, value, table.parts)]));
+  const counter = table.counts[code];
+  if (counter) values.count = formatNumber(fields[counter]);
+  return withSymbols(fill(form(entry, counter ? Number(fields[counter]) : 0), values));
 }
 
 const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };

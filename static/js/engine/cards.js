@@ -5,7 +5,8 @@
  * `Card.parse("TD")` return the same frozen object, so cards compare with === and work as Map
  * keys, as Python's equal, hashable Card values do. */
 
-import { pyRepr, pyStrip } from "./python.js";
+import { pyStrip } from "./python.js";
+import { Code, Refused } from "./refusals.js";
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
@@ -17,7 +18,7 @@ export const KING = 13;
 export const PAIR_SUM = 13;
 
 /** A card name that does not name a card. */
-export class CardError extends Error {
+export class CardError extends Refused {
   get name() { return "CardError"; }
 }
 
@@ -30,7 +31,7 @@ export class Card {
   constructor(rank, suit) {
     if (!(Number.isInteger(rank) && rank >= 1 && rank <= 13)
         || typeof suit !== "string" || suit.length !== 1 || !SUITS.includes(suit)) {
-      throw new CardError(`no such card: rank ${pyRepr(rank)}, suit ${pyRepr(suit)}`);
+      throw new CardError(Code.NO_SUCH_CARD, { rank, suit });
     }
     const index = SUITS.indexOf(suit) * 13 + rank - 1;
     if (DECK[index]) return DECK[index];
@@ -47,13 +48,12 @@ export class Card {
    * @param {string} name @returns {Card} */
   static parse(name) {
     if (typeof name !== "string") {
-      throw new CardError(`a card name must be a string like 'TD', not ${pyRepr(name)}`);
+      throw new CardError(Code.CARD_NOT_TEXT, { value: name });
     }
     let text = pyStrip(name).toUpperCase();
     if (text.startsWith("10")) text = "T" + text.slice(2);
     if (text.length !== 2 || !RANKS.includes(text[0]) || !SUITS.includes(text[1])) {
-      throw new CardError(`${pyRepr(name)} is not a card: use a rank from ${RANKS} then a suit ` +
-        `from ${SUITS}, e.g. 'TD' or 'KS'`);
+      throw new CardError(Code.NOT_A_CARD, { text: name });
     }
     return new Card(RANKS.indexOf(text[0]) + 1, text[1]);
   }

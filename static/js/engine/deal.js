@@ -10,11 +10,12 @@
 
 import { Card, CardError, FULL_DECK, RANKS, SUITS } from "./cards.js";
 import { DealError, dealtCards, exact, inRange, parseCanonicalNumber, parseNumber } from "./numbers.js";
-import { PY_SPACE, isDict, pyRepr } from "./python.js";
+import { PY_SPACE, isDict } from "./python.js";
+import { Code } from "./refusals.js";
 
 export {
-  DEAL_NUMBER_PATTERN, MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, MS_DEALS_BELOW, NUMBERED, DealError,
-  TYPED_NUMBER_MAX_LENGTH,
+  DEAL_NUMBER_PATTERN, MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, MS_DEALS_BELOW, RANGE, DealError,
+  SHOWN_TEXT_MAX_LENGTH, TYPED_NUMBER_MAX_LENGTH,
 } from "./numbers.js";
 
 export const PYRAMID_ROWS = 7;
@@ -57,14 +58,16 @@ export class Deal {
    *  @param {bigint|null} [number] */
   constructor(pyramid, stock, number = null) {
     if (pyramid.length !== PYRAMID_SIZE) {
-      throw new DealError(`a deal has ${PYRAMID_SIZE} pyramid cards, not ${pyramid.length}`);
+      throw new DealError(Code.DEAL_PART_SIZE,
+        { part: "pyramid", size: PYRAMID_SIZE, count: pyramid.length });
     }
     if (stock.length !== STOCK_SIZE) {
-      throw new DealError(`a deal has ${STOCK_SIZE} stock cards, not ${stock.length}`);
+      throw new DealError(Code.DEAL_PART_SIZE,
+        { part: "stock", size: STOCK_SIZE, count: stock.length });
     }
     const seen = new Set();
     for (const card of [...pyramid, ...stock]) {
-      if (seen.has(card)) throw new DealError(`${card} appears twice in the deal`);
+      if (seen.has(card)) throw new DealError(Code.CARD_TWICE, { card: card.name });
       seen.add(card);
     }
     /** @readonly @type {readonly Card[]} */ this.pyramid = Object.freeze([...pyramid]);
@@ -79,7 +82,7 @@ export class Deal {
   static fromNumber(number) {
     if (typeof number === "number" && Number.isInteger(number)) number = exact(number);
     if (typeof number !== "bigint") {
-      throw new DealError(`a deal number is a whole number, not ${pyRepr(number)}`);
+      throw new DealError(Code.DEAL_NUMBER_NOT_INT, { value: number });
     }
     const [pyramid, stock] = dealtCards(inRange(number));
     return new Deal(pyramid, stock, number);
@@ -118,24 +121,26 @@ export class Deal {
   /** @param {unknown} data @returns {Deal} */
   static fromDict(data) {
     if (!isDict(data)) {
-      throw new DealError('a deal is a JSON object: {"pyramid": [28 cards], "stock": [24 cards]}');
+      throw new DealError(Code.DEAL_NOT_OBJECT);
     }
     const missing = ["pyramid", "stock"].filter((key) => !(key in data));
     if (missing.length) {
-      throw new DealError(`the deal has no ${missing.map(pyRepr).join(" and no ")} list`);
+      throw new DealError(Code.DEAL_MISSING, { parts: missing });
     }
     const parts = [];
     for (const [key, size] of [["pyramid", PYRAMID_SIZE], ["stock", STOCK_SIZE]]) {
       const names = data[key];
-      if (!Array.isArray(names)) throw new DealError(`'${key}' must be a list of ${size} card names`);
+      if (!Array.isArray(names)) throw new DealError(Code.DEAL_PART_NOT_LIST, { part: key, size });
       if (names.length !== size) {
-        throw new DealError(`'${key}' must have ${size} cards, not ${names.length}`);
+        throw new DealError(Code.DEAL_PART_SIZE, { part: key, size, count: names.length });
       }
       parts.push(names.map((name, i) => {
         try {
           return Card.parse(name);
         } catch (exc) {
-          if (exc instanceof CardError) throw new DealError(`${key}[${i}]: ${exc.message}`);
+          if (exc instanceof CardError) {
+            throw new DealError(Code.DEAL_NOT_A_CARD, { part: key, index: i, value: name });
+          }
           throw exc;
         }
       }));
@@ -144,7 +149,7 @@ export class Deal {
     const number = sent === null ? null : Deal.parseNumber(/** @type {any} */ (sent));
     const deal = checked(parts[0], parts[1]);
     if (number !== null && !Deal.fromNumber(number).equals(deal)) {
-      throw new DealError(`these cards are not deal ${number}`);
+      throw new DealError(Code.NOT_THAT_DEAL, { number });
     }
     return new Deal(deal.pyramid, deal.stock, number);
   }
@@ -154,8 +159,8 @@ export class Deal {
     let data;
     try {
       data = JSON.parse(text);
-    } catch (exc) {
-      throw new DealError(`the deal is not valid JSON: ${/** @type {Error} */ (exc).message}`);
+    } catch {
+      throw new DealError(Code.DEAL_NOT_JSON);
     }
     return Deal.fromDict(data);
   }
@@ -170,8 +175,7 @@ export class Deal {
    * @param {string} text @returns {Deal} */
   static fromText(text) {
     if (typeof text !== "string" || text.split("/").length !== 2) {
-      throw new DealError("a deal in text is the 28 pyramid cards, a '/', then the 24 stock " +
-        "cards, e.g. 'JD2D9H…/4HAC…'");
+      throw new DealError(Code.DEAL_TEXT_SHAPE);
     }
     const chunks = text.split("/");
     const parts = [];
@@ -181,13 +185,13 @@ export class Deal {
           .replaceAll("10", "T"));
       const pairs = [];
       for (let i = 0; i < compact.length; i += 2) pairs.push(compact.slice(i, i + 2).join(""));
-      const bad = pairs.find((pair) => !CARD_NAME.test(pair));
-      if (bad !== undefined) {
-        throw new DealError(`${label}: ${pyRepr(bad)} is not a card`);
+      const bad = pairs.findIndex((pair) => !CARD_NAME.test(pair));
+      if (bad >= 0) {
+        throw new DealError(Code.DEAL_NOT_A_CARD, { part: label, index: bad, value: pairs[bad] });
       }
       const cards = pairs.map((pair) => Card.parse(pair));
       if (cards.length !== size) {
-        throw new DealError(`the ${label} must have ${size} cards, not ${cards.length}`);
+        throw new DealError(Code.DEAL_PART_SIZE, { part: label, size, count: cards.length });
       }
       parts.push(cards);
     }
@@ -214,10 +218,7 @@ function checked(pyramid, stock) {
   const doubled = FULL_DECK.filter((c) => (counts.get(c) ?? 0) > 1).map((c) => c.name);
   const absent = FULL_DECK.filter((c) => !counts.has(c)).map((c) => c.name);
   if (doubled.length || absent.length) {
-    const problems = [];
-    if (doubled.length) problems.push("appears twice: " + doubled.join(" "));
-    if (absent.length) problems.push("missing: " + absent.join(" "));
-    throw new DealError("a deal uses each of the 52 cards once; " + problems.join("; "));
+    throw new DealError(Code.DEAL_CARDS_WRONG, { doubled, missing: absent });
   }
   return new Deal(pyramid, stock, null);
 }

@@ -5,8 +5,6 @@
  * "draw", "no_moves", "won"), and toString()/toJSON() give that string, so a member prints and
  * serialises as Python's StrEnum does. */
 
-import { pyRepr } from "./python.js";
-
 export class PyEnum {
   /** @param {string} name the member's name, as in Python (`WHOLE_DECK`)
    *  @param {string} value its value (`wholedeck`) */
@@ -26,7 +24,7 @@ export class PyEnum {
   static from(value) {
     if (value instanceof this) return /** @type {any} */ (value);
     const member = this.members().find((m) => m.value === value);
-    if (member === undefined) throw new RangeError(`${pyRepr(value)} is not a valid ${this.name}`);
+    if (member === undefined) throw new RangeError(`${String(value)} is not a valid ${this.name}`);
     return member;
   }
 

@@ -1,31 +1,37 @@
 // @ts-check
 /* A game of Pyramid: the position, the legal moves, play and undo, and the outcome. Mirrors
  * app/engine/game.py rule for rule: legalMoves() lists the moves in the server's order,
- * whyIllegal() refuses in the server's words, and the game ends exactly when the server's
- * does; tests/engine/test_js_conformance.py holds the two to that, step by step.
+ * whyIllegal() refuses with the server's refusal (code and fields), and the game ends exactly
+ * when the server's does; tests/engine/test_js_conformance.py holds the two to that, step by
+ * step.
  *
  * `pyramid` holds 28 slots (null where a card is gone), `stock` is top card first, `waste` has
  * its top card last. A game is fully determined by (deal, goal, passes, moves). Undo is by
- * snapshot, as in Python: each move pushes a copy of the piles first. The refusals' words are
- * in refusals.js and the game-over checks in outcome.js, to keep each file short. */
+ * snapshot, as in Python: each move pushes a copy of the piles first. Why a move is refused
+ * is in legal.js and the game-over checks in outcome.js, to keep each file short. */
 
 import { KING, PAIR_SUM } from "./cards.js";
 import { COVERED_BY, PYRAMID_SIZE } from "./deal.js";
 import { Move, Op } from "./moves.js";
 import { GameStatus, Outcome, computeOutcome, gameOver } from "./outcome.js";
-import { whyIllegal, whyNotFree } from "./refusals.js";
+import { whyIllegal, whyNotFree } from "./legal.js";
+import { Code, Refused } from "./refusals.js";
 import { DEFAULT_PASSES, Goal, Variant, parseGoal, parsePasses } from "./variant.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 /** @typedef {import("./deal.js").Deal} Deal */
+/** @typedef {import("./refusals.js").Refusal} Refusal */
 /** Where a card is: `pile` is pyramid, stock or waste; `index` is the pyramid position, or the
  * depth in the stock or waste (0 = top).
  * @typedef {{pile: "pyramid"|"stock"|"waste", index: number}} Location */
 
-/** A move the rules do not allow now; the message is written for the player. */
-export class IllegalMove extends Error {
+/** A move the rules do not allow now: `refusal` says why (whyIllegal's). `number`: in
+ * Game.replay, which move of the list it was (1-based), else null. */
+export class IllegalMove extends Refused {
   get name() { return "IllegalMove"; }
 }
+/** @type {number|null} */
+IllegalMove.prototype.number = null;
 
 /** [position, the two covering it] for the six upper rows, and the bottom row's positions. */
 const UPPER = COVERED_BY.flatMap((covers, i) => (covers.length ? [[i, covers[0], covers[1]]] : []));
@@ -61,7 +67,11 @@ export class Game {
       try {
         game.play(move);
       } catch (exc) {
-        if (exc instanceof IllegalMove) throw new IllegalMove(`move ${number} (${move}): ${exc.message}`);
+        if (exc instanceof IllegalMove) {
+          const refused = new IllegalMove(exc.refusal);
+          refused.number = number;
+          throw refused;
+        }
         throw exc;
       }
     }
@@ -170,12 +180,12 @@ export class Game {
     return this._outcome === null && this.whyIllegal(move) === null;
   }
 
-  /** null when `move` is legal now, else the reason, in the words a player reads.
-   * @param {Move} move @returns {string|null} */
+  /** null when `move` is legal in this position, else why not (a Refusal; an ended game's is
+   * gameOver's, which play gives first). @param {Move} move @returns {Refusal|null} */
   whyIllegal(move) { return whyIllegal(this, move); }
 
-  /** null when `card` may be used in a move now, else why not, in the words a player reads.
-   * @param {Card} card @returns {string|null} */
+  /** null when `card` may be used in a move now, else why not: already_removed, covered (by
+   * the one or two cards on it) or not_free. @param {Card} card @returns {Refusal|null} */
   whyNotFree(card) { return whyNotFree(this, card); }
 
   /** Play `move` or throw IllegalMove and leave the game as it was. @param {Move} move */
@@ -207,7 +217,7 @@ export class Game {
   /** Take back the last move (also after the game has ended) and return it. @returns {Move} */
   undo() {
     const snap = this._undo.pop();
-    if (snap === undefined) throw new IllegalMove("There is no move to undo.");
+    if (snap === undefined) throw new IllegalMove(Code.NOTHING_TO_UNDO);
     this.pyramid = [...snap.pyramid];
     this.stock = [...snap.stock];
     this.waste = [...snap.waste];
@@ -217,7 +227,7 @@ export class Game {
   }
 
   // --- the end -------------------------------------------------------------------------------
-  /** null while the game goes on, else won or lost with RULES.md's reason.
+  /** null while the game goes on, else won or lost, and how.
    * @returns {Outcome|null} */
   outcome() { return this._outcome; }
 

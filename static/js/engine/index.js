@@ -6,7 +6,7 @@
  *   import { Deal, Game, Move } from "/static/js/engine/index.js";
  *   const game = new Game(Deal.fromNumber(617), "wholedeck", 3);
  *   game.legalMoves().map(String);      // ["KD", ..., "draw"], the server's order
- *   game.whyIllegal(Move.fromText("7D+AD"));  // "AD is covered by 3S and 5S."
+ *   game.whyIllegal(Move.fromText("7D+AD"));  // Refusal {code: "covered", fields: {card: "AD", by: ["3S", "5S"]}}
  *
  * tests/engine/test_js_conformance.py holds it to app/engine (docs/engine.md, "The rules in
  * the browser"). The greedy player, the solver and the analysis stay on the server. */
@@ -16,14 +16,13 @@ export {
   COVERED_BY, MAX_DEAL_NUMBER, MIN_DEAL_NUMBER, PYRAMID_ROWS, PYRAMID_SIZE, STOCK_SIZE, Deal,
   DealError, covering, position, rowCol,
 } from "./deal.js";
+export { Code, Refusal, Refused, refusal } from "./refusals.js";
 export { Game, IllegalMove } from "./game.js";
 export { Move, MoveError, Op } from "./moves.js";
-export {
-  ABANDONED_REASON, GameStatus, Outcome, REASONS, Termination, endedReason, gameOver,
-} from "./outcome.js";
+export { GameStatus, Outcome, Termination, gameOver } from "./outcome.js";
 export { LCRandom31, MTRandom } from "./random.js";
 export { Score, rowsCleared, score } from "./score.js";
 export {
-  DEFAULT_GOAL, DEFAULT_PASSES, DEFAULT_VARIANT, PASS_CHOICES, VARIANTS, GameSetupError, Goal,
-  Variant, parseGoal, parsePasses, passesText,
+  DEFAULT_GOAL, DEFAULT_PASSES, DEFAULT_VARIANT, MAX_PASSES, PASS_CHOICES, VARIANTS,
+  GameSetupError, Goal, Variant, parseGoal, parsePasses, passesText,
 } from "./variant.js";

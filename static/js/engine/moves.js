@@ -9,10 +9,11 @@
 
 import { Card, CardError } from "./cards.js";
 import { PyEnum, sealed } from "./enum.js";
-import { isDict, pyRepr, pyStrip, pyTruthy } from "./python.js";
+import { isDict, pyStrip, pyTruthy } from "./python.js";
+import { Code, Refused } from "./refusals.js";
 
 /** Text or JSON that does not describe a move (as opposed to an illegal move). */
-export class MoveError extends Error {
+export class MoveError extends Refused {
   get name() { return "MoveError"; }
 }
 
@@ -30,15 +31,15 @@ export class Move {
     op = Op.from(op);
     if (op === Op.REMOVE) {
       if (cards.length !== 1 && cards.length !== 2) {
-        throw new MoveError("a removal names one King or two cards");
+        throw new MoveError(Code.REMOVAL_CARDS);
       }
       if (cards.length === 2) {
         const [a, b] = cards;
-        if (a === b) throw new MoveError(`a pair needs two different cards, not ${a} twice`);
+        if (a === b) throw new MoveError(Code.SAME_CARD_TWICE, { card: a.name });
         if (b.rank < a.rank || (b.rank === a.rank && b.index < a.index)) cards = [b, a];
       }
     } else if (cards.length) {
-      throw new MoveError(`${op.value} names no cards`);
+      throw new MoveError(Code.TAKES_NO_CARDS, { op: op.value });
     }
     /** @readonly @type {Op} */ this.op = op;
     /** @readonly @type {readonly Card[]} */ this.cards = Object.freeze([...cards]);
@@ -66,20 +67,19 @@ export class Move {
    * @param {string} text @returns {Move} */
   static fromText(text) {
     if (typeof text !== "string") {
-      throw new MoveError("a move is text like '5H+8C', 'KS', 'draw' or 'recycle', not " +
-        pyRepr(text));
+      throw new MoveError(Code.MOVE_NOT_TEXT, { value: text });
     }
     const word = pyStrip(text).toLowerCase();
     if (word === "draw") return DRAW;
     if (word === "recycle") return RECYCLE;
     const names = word.replaceAll(" ", "").split("+");
     if (names.length > 2 || names.some((name) => !name)) {
-      throw new MoveError(`${pyRepr(text)} is not a move: write 'KS', '5H+8C', 'draw' or 'recycle'`);
+      throw new MoveError(Code.NOT_A_MOVE, { text });
     }
     try {
       return Move.remove(...names);
     } catch (exc) {
-      if (exc instanceof CardError) throw new MoveError(`${pyRepr(text)} is not a move: ${exc.message}`);
+      if (exc instanceof CardError) throw new MoveError(Code.NOT_A_MOVE, { text });
       throw exc;
     }
   }
@@ -109,26 +109,26 @@ export class Move {
   /** @param {unknown} data @returns {Move} */
   static fromDict(data) {
     if (!isDict(data) || !("op" in data)) {
-      throw new MoveError('a move is a JSON object with an "op": remove, draw or recycle');
+      throw new MoveError(Code.MOVE_NOT_OBJECT);
     }
     const op = data.op;
     if (op !== "remove" && op !== "draw" && op !== "recycle") {
-      throw new MoveError(`"op" must be "remove", "draw" or "recycle", not ${pyRepr(op)}`);
+      throw new MoveError(Code.UNKNOWN_OP, { op });
     }
     const extra = Object.keys(data).filter((key) => key !== "op" && key !== "cards").sort();
-    if (extra.length) throw new MoveError(`unexpected field(s) in a move: ${extra.join(", ")}`);
+    if (extra.length) throw new MoveError(Code.UNEXPECTED_FIELDS, { fields: extra });
     if (op !== "remove") {
-      if (pyTruthy(data.cards)) throw new MoveError(`"${op}" takes no cards`);
+      if (pyTruthy(data.cards)) throw new MoveError(Code.TAKES_NO_CARDS, { op });
       return op === "draw" ? DRAW : RECYCLE;
     }
     const names = data.cards;
     if (!Array.isArray(names) || names.length < 1 || names.length > 2) {
-      throw new MoveError('"remove" needs "cards": one King or two cards, e.g. ["5H", "8C"]');
+      throw new MoveError(Code.REMOVAL_CARDS);
     }
     try {
       return Move.remove(...names);
     } catch (exc) {
-      if (exc instanceof CardError) throw new MoveError(exc.message);
+      if (exc instanceof CardError) throw new MoveError(exc.refusal);
       throw exc;
     }
   }
@@ -138,8 +138,8 @@ export class Move {
     let data;
     try {
       data = JSON.parse(text);
-    } catch (exc) {
-      throw new MoveError(`the move is not valid JSON: ${/** @type {Error} */ (exc).message}`);
+    } catch {
+      throw new MoveError(Code.MOVE_NOT_JSON);
     }
     return Move.fromDict(data);
   }

@@ -10,7 +10,8 @@
 
 import { Card } from "./cards.js";
 import { LCRandom31, MTRandom, msRearrange } from "./random.js";
-import { pyLen, pyRepr, pyStr, pyStrip, withCommas } from "./python.js";
+import { pyStrip } from "./python.js";
+import { Code, Refused } from "./refusals.js";
 
 export const MIN_DEAL_NUMBER = 1n;
 export const MAX_DEAL_NUMBER = 10n ** 20n - 1n;
@@ -19,22 +20,25 @@ export const DEAL_NUMBER_PATTERN = "[1-9][0-9]{0,19}";
 const CANONICAL = new RegExp(`^(?:${DEAL_NUMBER_PATTERN})$`);
 /** Longer typed text is refused before any conversion. */
 export const TYPED_NUMBER_MAX_LENGTH = 64;
-export const NUMBERED = `deals are numbered from ${withCommas(MIN_DEAL_NUMBER)} to ` +
-  withCommas(MAX_DEAL_NUMBER);
+/** A longer text that is not a deal number is not repeated in the refusal. */
+export const SHOWN_TEXT_MAX_LENGTH = 30;
+/** The fields every refusal of a deal number carries: the range of deal numbers. */
+export const RANGE = Object.freeze({ first: MIN_DEAL_NUMBER, last: MAX_DEAL_NUMBER });
 /** PySolFC deals numbers below this with the Microsoft FreeCell generator. */
 export const MS_DEALS_BELOW = 32000n;
 
 /** A deal number, JSON or text that does not describe a valid deal. */
-export class DealError extends Error {
+export class DealError extends Refused {
   get name() { return "DealError"; }
 }
 
 /** @param {bigint} number @returns {bigint} */
 export function inRange(number) {
   if (number < MIN_DEAL_NUMBER || number > MAX_DEAL_NUMBER) {
-    const shown = (number < 0n ? -number : number) < 10n ** 40n ? `${number}`
-      : "of more than 40 digits";
-    throw new DealError(`deal number ${shown} is out of range: ${NUMBERED}`);
+    if ((number < 0n ? -number : number) >= 10n ** 40n) {
+      throw new DealError(Code.DEAL_NUMBER_TOO_LONG, RANGE);
+    }
+    throw new DealError(Code.DEAL_OUT_OF_RANGE, { number, ...RANGE });
   }
   return number;
 }
@@ -45,8 +49,7 @@ export function inRange(number) {
 export function exact(number) {
   const big = BigInt(number);
   if (!Number.isSafeInteger(number) && big >= MIN_DEAL_NUMBER && big <= MAX_DEAL_NUMBER) {
-    throw new DealError(`${number} is past 2**53 and so not exact: give the deal number as a ` +
-      "BigInt or a string of digits");
+    throw new DealError(Code.INEXACT_NUMBER, { number });
   }
   return big;
 }
@@ -56,14 +59,13 @@ export function exact(number) {
 export function parseNumber(text) {
   if (typeof text === "bigint") return inRange(text);
   if (typeof text === "number" && Number.isInteger(text)) return inRange(exact(text));
-  const typed = pyStr(text);
-  const length = pyLen(typed);
+  if (typeof text !== "string") throw new DealError(Code.NOT_A_DEAL_NUMBER, { text, ...RANGE });
+  const length = Array.from(text).length;  // code points, as Python counts
   if (length > TYPED_NUMBER_MAX_LENGTH) {
-    throw new DealError(`a text of ${withCommas(length)} characters is not a deal number: ` +
-      NUMBERED);
+    throw new DealError(Code.DEAL_TEXT_TOO_LONG, { length, ...RANGE });
   }
-  const cleaned = pyStrip(typed).replace(/[,_]/g, "").replace(/^#+/, "");
-  if (!/^[0-9]+$/.test(cleaned)) throw new DealError(`${pyRepr(typed)} is not a deal number: ${NUMBERED}`);
+  const cleaned = pyStrip(text).replace(/[,_]/g, "").replace(/^#+/, "");
+  if (!/^[0-9]+$/.test(cleaned)) throw new DealError(Code.NOT_A_DEAL_NUMBER, { text, ...RANGE });
   return inRange(BigInt(cleaned));
 }
 
@@ -71,9 +73,10 @@ export function parseNumber(text) {
  * so that each deal has one link. @param {unknown} text @returns {bigint} */
 export function parseCanonicalNumber(text) {
   if (typeof text !== "string" || !CANONICAL.test(text)) {
-    const shown = pyLen(pyStr(text)) <= 30 ? pyRepr(text) : "this";
-    throw new DealError(`${shown} is not a deal number written in plain digits with no ` +
-      `leading zero, like 1000: ${NUMBERED}`);
+    if (typeof text === "string" && Array.from(text).length > SHOWN_TEXT_MAX_LENGTH) {
+      throw new DealError(Code.NOT_PLAIN_DIGITS_LONG, RANGE);
+    }
+    throw new DealError(Code.NOT_PLAIN_DIGITS, { text, ...RANGE });
   }
   return BigInt(text);
 }

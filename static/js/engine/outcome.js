@@ -1,14 +1,15 @@
 // @ts-check
-/* How a game ends, and where a game stands: mirrors app/engine/outcome.py, word for word, so
- * that the page says why a game ended in the server's own sentences.
+/* How a game ends, and where a game stands: mirrors app/engine/outcome.py.
  *
  * The engine decides won and lost (Outcome); a stored game can also be abandoned. All four are
- * a GameStatus; an ended status is final. `gameOver` is the one sentence every refusal of a
- * move on an ended game says. Outcomes are interned (one per Termination), so they compare
- * with === as Python's equal Outcome values compare with ==. */
+ * a GameStatus; an ended status is final. `gameOver` is the one refusal of a move on an ended
+ * game (its status and termination: the page words it, and why the game ended, from its
+ * catalog by those). Outcomes are interned (one per Termination), so they compare with === as
+ * Python's equal Outcome values compare with ==. */
 
 import { KING, PAIR_SUM } from "./cards.js";
 import { PyEnum, sealed } from "./enum.js";
+import { Code, Refusal } from "./refusals.js";
 import { Goal } from "./variant.js";
 
 /** @typedef {import("./game.js").Game} Game */
@@ -22,22 +23,6 @@ export class Termination extends PyEnum {
   static DECK_STUCK = new Termination("DECK_STUCK", "deck_stuck");
 }
 sealed(Termination);
-
-/** @type {ReadonlyMap<Termination, string>} */
-export const REASONS = new Map([
-  [Termination.PYRAMID_CLEARED, "The pyramid is cleared."],
-  [Termination.DECK_CLEARED, "All 52 cards are cleared."],
-  [Termination.NO_MOVES, "No move is left."],
-  [Termination.PYRAMID_STUCK,
-    "No free pyramid card can ever be removed: none is a King, no two make 13, " +
-    "and no card in the stock or waste makes 13 with one."],
-  [Termination.DECK_STUCK,
-    "The pyramid is cleared, but no card left in the stock and waste is a King " +
-    "and no two of them make 13."],
-]);
-
-export const ABANDONED_REASON =
-  "The player left this game for another one, so it counts as abandoned.";
 
 /** Where a game stands: still being played, or ended (won, lost or abandoned) for good. */
 export class GameStatus extends PyEnum {
@@ -56,7 +41,7 @@ sealed(GameStatus);
 /** @type {Map<Termination, Outcome>} */
 const OUTCOMES = new Map();
 
-/** How a game ended: its Termination, and from it won or lost and the reason. */
+/** How a game ended: its Termination, and from it won or lost. */
 export class Outcome {
   /** @param {Termination|string} termination */
   constructor(termination) {
@@ -77,26 +62,15 @@ export class Outcome {
   get status() {
     return this.won ? GameStatus.WON : GameStatus.LOST;
   }
-
-  /** @returns {string} */
-  get reason() {
-    return /** @type {string} */ (REASONS.get(this.termination));
-  }
 }
 
-/** Why a game ended, in a sentence (null while it is played): RULES.md's reason for a win or
- * a loss, or that its player left it. A status may be given by its value ("abandoned").
- * @param {GameStatus|string} status @param {Outcome|null} outcome @returns {string|null} */
-export function endedReason(status, outcome) {
-  if (GameStatus.from(status) === GameStatus.ABANDONED) return ABANDONED_REASON;
-  return outcome ? outcome.reason : null;
-}
-
-/** The refusal of anything on an ended game: `The game is over: <why> Its result is final.`
- * @param {GameStatus|string} status @param {Outcome|null} [outcome] @returns {string} */
+/** The refusal of anything on an ended game: `game_over` with its status and termination (null
+ * when it is not known, or the game was abandoned). A status may be given by its value.
+ * @param {GameStatus|string} status @param {Outcome|null} [outcome] @returns {Refusal} */
 export function gameOver(status, outcome = null) {
-  const why = endedReason(status, outcome) || `It was ${GameStatus.from(status).value}.`;
-  return `The game is over: ${why} Its result is final.`;
+  const ended = GameStatus.from(status);
+  const termination = outcome && ended !== GameStatus.ABANDONED ? outcome.termination.value : null;
+  return new Refusal(Code.GAME_OVER, { status: ended.value, termination });
 }
 
 /** RULES.md's game-over checks (Python's Game._compute_outcome, here beside the words for the

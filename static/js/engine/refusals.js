@@ -1,64 +1,108 @@
 // @ts-check
-/* Why a move is refused, in the words a player reads: mirrors Game.why_illegal and
- * Game.why_not_free of app/engine/game.py sentence for sentence, because these are the
- * server's words (the web layer shows them as they are) and a page that judges a move itself
- * must say what the server would have said. Game's methods of the same names call these. */
+/* Refusals as values: mirrors app/engine/refusals.py. Every "no" of the engine is a Refusal, a
+ * stable snake_case code and its fields (`covered` {card: "AD", by: ["3S", "5S"]}), the same
+ * codes with the same fields as the Python engine's (tests/engine/test_js_conformance.py
+ * compares them). The errors (IllegalMove, MoveError, DealError, CardError, GameSetupError)
+ * carry theirs as `.refusal`; their message is the code and fields, for the console only. The
+ * words a player reads come from the page's catalog, by code (static/js/board/words.js). */
 
-import { PAIR_SUM } from "./cards.js";
-import { COVERED_BY } from "./deal.js";
-import { Op } from "./moves.js";
+/** Every refusal of the engine, by Python's name (the comment says its fields). */
+export const Code = Object.freeze({
+  // A move the rules do not allow now (IllegalMove).
+  NOTHING_TO_DRAW: "nothing_to_draw",
+  RECYCLE_FIRST: "recycle_first",
+  STOCK_EXHAUSTED: "stock_exhausted",
+  STOCK_NOT_EMPTY: "stock_not_empty", // count
+  WASTE_EMPTY: "waste_empty",
+  NO_PASSES_LEFT: "no_passes_left", // passes
+  ALREADY_REMOVED: "already_removed", // card
+  COVERED: "covered", // card, by
+  NOT_FREE: "not_free", // card
+  NOT_A_KING: "not_a_king", // card
+  NOT_THIRTEEN: "not_thirteen", // a, b, total
+  NOTHING_TO_UNDO: "nothing_to_undo",
+  GAME_OVER: "game_over", // status, termination
+  // A card name (CardError).
+  NO_SUCH_CARD: "no_such_card", // rank, suit
+  CARD_NOT_TEXT: "card_not_text", // value
+  NOT_A_CARD: "not_a_card", // text
+  // A move's text or JSON (MoveError).
+  REMOVAL_CARDS: "removal_cards",
+  SAME_CARD_TWICE: "same_card_twice", // card
+  TAKES_NO_CARDS: "takes_no_cards", // op
+  MOVE_NOT_TEXT: "move_not_text", // value
+  NOT_A_MOVE: "not_a_move", // text
+  MOVE_NOT_OBJECT: "move_not_object",
+  UNKNOWN_OP: "unknown_op", // op
+  UNEXPECTED_FIELDS: "unexpected_fields", // fields
+  MOVE_NOT_JSON: "move_not_json",
+  // A deal number (DealError); first, last: the range of deal numbers.
+  DEAL_OUT_OF_RANGE: "deal_out_of_range", // number, first, last
+  DEAL_NUMBER_TOO_LONG: "deal_number_too_long", // first, last
+  DEAL_TEXT_TOO_LONG: "deal_text_too_long", // length, first, last
+  NOT_A_DEAL_NUMBER: "not_a_deal_number", // text, first, last
+  NOT_PLAIN_DIGITS: "not_plain_digits", // text, first, last
+  NOT_PLAIN_DIGITS_LONG: "not_plain_digits_long", // first, last
+  DEAL_NUMBER_NOT_INT: "deal_number_not_int", // value
+  INEXACT_NUMBER: "inexact_number", // number: a JS number past 2**53
+  // A deal's cards (DealError).
+  DEAL_PART_SIZE: "deal_part_size", // part, size, count
+  CARD_TWICE: "card_twice", // card
+  DEAL_NOT_OBJECT: "deal_not_object",
+  DEAL_MISSING: "deal_missing", // parts
+  DEAL_PART_NOT_LIST: "deal_part_not_list", // part, size
+  DEAL_NOT_A_CARD: "deal_not_a_card", // part, index, value
+  NOT_THAT_DEAL: "not_that_deal", // number
+  DEAL_NOT_JSON: "deal_not_json",
+  DEAL_CARDS_WRONG: "deal_cards_wrong", // doubled, missing
+  DEAL_TEXT_SHAPE: "deal_text_shape",
+  // A rule set (GameSetupError).
+  UNKNOWN_GOAL: "unknown_goal", // value
+  UNKNOWN_PASSES: "unknown_passes", // value, most
+  NOT_A_RULE_SET_KEY: "not_a_rule_set_key", // key
+});
 
-/** @typedef {import("./cards.js").Card} Card */
-/** @typedef {import("./moves.js").Move} Move */
-/** @typedef {import("./game.js").Game} Game */
-
-/** null when `move` is legal in `game`'s position, else the reason (the position's: an ended
- * game's refusal is `gameOver`'s, which Game.play says first).
- * @param {Game} game @param {Move} move @returns {string|null} */
-export function whyIllegal(game, move) {
-  const { stock, waste } = game;
-  if (move.op === Op.DRAW) {
-    if (stock.length) return null;
-    if (!waste.length) return "The stock and the waste are both empty: there is nothing to draw.";
-    if (game.passesLeft > 0) return "The stock is empty: recycle the waste to start the next pass.";
-    return "The stock is empty and no passes are left.";
+/** JSON of anything a field holds (a BigInt as its digits). @param {unknown} value */
+function shown(value) {
+  try {
+    return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
+  } catch {
+    return String(value);
   }
-  if (move.op === Op.RECYCLE) {
-    if (stock.length) {
-      return `The stock still has ${stock.length} cards: recycle only when it is empty.`;
-    }
-    if (!waste.length) return "The waste is empty: there is nothing to recycle.";
-    if (game.passesLeft <= 0) {
-      return `No passes left: this game allows ${game.passes} pass` + (game.passes > 1 ? "es." : ".");
-    }
-    return null;
-  }
-  for (const card of move.cards) {
-    const problem = whyNotFree(game, card);
-    if (problem) return problem;
-  }
-  if (move.cards.length === 1) {
-    const card = move.cards[0];
-    return card.isKing ? null : `${card} is not a King: only a King is removed on its own.`;
-  }
-  const [a, b] = move.cards;
-  const total = a.rank + b.rank;
-  return total !== PAIR_SUM ? `${a} and ${b} make ${total}, not 13.` : null;
 }
 
-/** null when `card` may be used in a move now, else why not.
- * @param {Game} game @param {Card} card @returns {string|null} */
-export function whyNotFree(game, card) {
-  const where = game.location(card);
-  if (where === null) return `${card} has already been removed.`;
-  if (where.pile === "pyramid") {
-    const covers = COVERED_BY[where.index].map((i) => game.pyramid[i]).filter((c) => c !== null);
-    return covers.length ? `${card} is covered by ${covers.join(" and ")}.` : null;
+/** Why the engine says no: a code and its fields (plain JSON values; deal numbers BigInts). */
+export class Refusal {
+  /** @param {string} code one of Code's @param {Record<string, unknown>} [fields] */
+  constructor(code, fields = {}) {
+    /** @readonly */ this.code = code;
+    /** @readonly */ this.fields = Object.freeze({ ...fields });
+    Object.freeze(this);
   }
-  if (where.index > 0) {
-    // Say no more: where a face-down stock card lies is hidden from the player.
-    return `${card} is not a free card: only the top cards of the stock and the waste can be ` +
-      "played.";
+
+  /** `{code: "covered", fields: {card: "AD", by: ["3S", "5S"]}}` (Python's to_dict). */
+  toDict() {
+    return { code: this.code, fields: { ...this.fields } };
   }
-  return null;
+
+  toString() {
+    return `${this.code} ${shown(this.fields)}`;
+  }
+}
+
+/** @param {string} code @param {Record<string, unknown>} [fields] @returns {Refusal} */
+export function refusal(code, fields = {}) {
+  return new Refusal(code, fields);
+}
+
+/** What the engine throws when it says no: `refusal` says why. */
+export class Refused extends Error {
+  /** @param {Refusal|string} why a Refusal, or a code @param {Record<string, unknown>} [fields] */
+  constructor(why, fields = {}) {
+    const value = why instanceof Refusal ? why : new Refusal(why, fields);
+    super(String(value));
+    /** @readonly */ this.refusal = value;
+  }
+
+  get code() { return this.refusal.code; }
 }

@@ -5,13 +5,18 @@
 
 import { PYRAMID_SIZE } from "./deal.js";
 import { PyEnum, sealed } from "./enum.js";
-import { pyRepr, pyStrip } from "./python.js";
+import { pyStrip } from "./python.js";
+import { Code, Refused } from "./refusals.js";
 
-export const PASS_CHOICES = Object.freeze([1, 2, 3]);
+/** The most passes through the stock a rule set allows: the one definition of the limit on
+ * this side (app/engine/variant.py's MAX_PASSES on the other; the conformance suite holds the
+ * two equal). PASS_CHOICES, the rule sets and the refusal of another number follow from it. */
+export const MAX_PASSES = 3;
+export const PASS_CHOICES = Object.freeze(Array.from({ length: MAX_PASSES }, (_, i) => i + 1));
 export const DEFAULT_PASSES = 3;
 
 /** A goal or pass count that is not one of the game's choices. */
-export class GameSetupError extends Error {
+export class GameSetupError extends Refused {
   get name() { return "GameSetupError"; }
 }
 
@@ -45,18 +50,18 @@ export function parseGoal(goal) {
   try {
     return Goal.from(goal);
   } catch {
-    throw new GameSetupError(`goal must be 'standard' or 'wholedeck', not ${pyRepr(goal)}`);
+    throw new GameSetupError(Code.UNKNOWN_GOAL, { value: goal });
   }
 }
 
-/** 1, 2 or 3, given as a number or as its digit in a string (spaces around it allowed, as
- * Python's int() allows them). @param {number|string} passes @returns {number} */
+/** 1 to MAX_PASSES, given as a number or as its digits in a string (spaces around it allowed,
+ * as Python's int() allows them). @param {number|string} passes @returns {number} */
 export function parsePasses(passes) {
   const value = typeof passes === "string" ? pyStrip(passes) : passes;
   if (typeof value === "number" && PASS_CHOICES.includes(value)) return value;
-  if (typeof value === "string" && ["1", "2", "3"].includes(value)) return Number(value);
-  if (typeof value === "bigint" && value >= 1n && value <= 3n) return Number(value);
-  throw new GameSetupError(`passes must be 1, 2 or 3, not ${pyRepr(passes)}`);
+  if (typeof value === "string" && PASS_CHOICES.map(String).includes(value)) return Number(value);
+  if (typeof value === "bigint" && PASS_CHOICES.map(BigInt).includes(value)) return Number(value);
+  throw new GameSetupError(Code.UNKNOWN_PASSES, { value: passes, most: MAX_PASSES });
 }
 
 /** `1 pass`, `3 passes`. @param {number} passes @returns {string} */
@@ -77,7 +82,7 @@ export class Variant {
   static fromKey(key) {
     const text = String(key);
     const dash = text.lastIndexOf("-");
-    if (dash < 0) throw new GameSetupError(`a rule set is written like 'standard-3', not ${pyRepr(key)}`);
+    if (dash < 0) throw new GameSetupError(Code.NOT_A_RULE_SET_KEY, { key });
     return new Variant(text.slice(0, dash), text.slice(dash + 1));
   }
 
@@ -112,7 +117,7 @@ export class Variant {
   }
 }
 
-/** The six rule sets in the order every page, table and file lists them: standard 1, 2, 3
+/** The rule sets in the order every page, table and file lists them: standard 1 to MAX_PASSES
  * passes, then whole deck. @type {readonly Variant[]} */
 export const VARIANTS = Object.freeze(Goal.members().flatMap(
   (goal) => PASS_CHOICES.map((passes) => new Variant(goal, passes))));
