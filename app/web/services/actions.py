@@ -55,6 +55,7 @@ from app.web.core import metrics
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
 from app.web.services import witness
+from app.web.services.devicehints import DeviceHint
 
 ATTEMPTS = 3
 """Starting a game holds the player's games in progress first (``hold_games_in_progress``), so
@@ -124,22 +125,6 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
 
 UNDO = "undo"
 """A step of a batch that takes back the last move."""
-HINT = "hint"
-"""A step of a batch that is a hint the page's own solver gave (``hint`` or ``hint:MOVE``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceHint:
-    """A hint the board's script worked out on the device (static/js/solver/), where the game
-    then stood: counted as a hint the server gave (``hints_used``, so the score and the
-    ranking), and its move written down like the server's (``witness.note_hint``)."""
-
-    move: Move | None
-
-    def to_text(self) -> str:
-        return HINT if self.move is None else f"{HINT}:{self.move.to_text()}"
-
-
 Step = Move | str | DeviceHint
 
 

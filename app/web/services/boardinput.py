@@ -25,6 +25,7 @@ from app.web.core.params import VersionField
 from app.web.core.refusals import say
 from app.web.services import actions, results, solving
 from app.web.services.boardpage import answer, conflict_message, refusal, render_board, took_back
+from app.web.services.devicehints import HINT, DeviceHint
 from app.web.views.view import describe_hint, describe_played
 
 log = logging.getLogger("pyramid.board")
@@ -80,7 +81,7 @@ MOST_SECONDS = 7 * 24 * 3600
 
 def read_steps(text: str) -> list[actions.Step] | Notice:
     """A batch in move notation, space-separated (``5H+8C draw KS undo``); ``hint`` or
-    ``hint:MOVE`` is a hint the page's own solver gave (``actions.DeviceHint``)."""
+    ``hint:MOVE`` is a hint the page's own solver gave (``DeviceHint``)."""
     words = text.split()
     if not words or len(words) > BATCH_LIMIT:
         return Notice(_("A batch holds 1 to %(most)s inputs.", most=BATCH_LIMIT), refused=True)
@@ -91,8 +92,8 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
             continue
         head, colon, named = word.partition(":")
         try:
-            if head.lower() == actions.HINT:
-                steps.append(actions.DeviceHint(Move.from_text(named) if colon else None))
+            if head.lower() == HINT:
+                steps.append(DeviceHint(Move.from_text(named) if colon else None))
                 continue
             steps.append(Move.from_text(word))
         except MoveError as exc:
@@ -105,7 +106,7 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
 def said_of(done: actions.Applied, game: Game) -> Notice:
     """What the steps did: their last one (a removal's cards fade out where they were); a
     device's hint is no move, and says nothing of its own."""
-    played = [step for step in done.steps if not isinstance(step, actions.DeviceHint)]
+    played = [step for step in done.steps if not isinstance(step, DeviceHint)]
     if not played:
         return Notice()
     last = played[-1]

@@ -80,7 +80,7 @@ export class Solver {
     overlap = false } = {}) {
     const started = now();
     const outcome = game.outcome();
-    const [cPasses, passIndex] = passRule(game, passes);
+    const [cPasses, passIndex] = passRule(game, passes, this.constants.MAX_PASSES);
     const sameRules = cPasses === game.passes && !overlap;
     if (outcome !== null && (outcome.won || sameRules)) {
       return solution(outcome.won ? Verdict.WINNABLE : Verdict.NOT_WINNABLE,
@@ -153,12 +153,13 @@ function solution(verdict, moves, nodes, seconds, shortest) {
     par: shortest && moves !== null ? moves.length : null };
 }
 
-/** [passes for the C core (0: unlimited), the pass now counted from 0]: solver.py's _pass_rule. */
-function passRule(game, passes) {
+/** [passes for the C core (0: unlimited), the pass now counted from 0]: solver.py's _pass_rule
+ * (`most`: the core's MAX_PASSES). */
+function passRule(game, passes, most) {
   if (passes === GAME_PASSES) return [game.passes, game.passNumber - 1];
   if (passes === null) return [0, 0];
-  if (![1, 2, 3].includes(passes)) {
-    throw new RangeError(`passes must be 1, 2, 3 or null (unlimited), not ${passes}`);
+  if (!Number.isInteger(passes) || passes < 1 || passes > most) {
+    throw new RangeError(`passes must be from 1 to ${most} or null (unlimited), not ${passes}`);
   }
   if (passes < game.passNumber) {
     throw new RangeError(`the game is in pass ${game.passNumber}, beyond ${passes} passes`);
