@@ -43,13 +43,21 @@ from app.store.db import damage_mark, sqlite_file
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def private_file(path: Path) -> Path:
+    """``path`` created empty, readable and writable by its owner alone (0600: a backup holds
+    every player's games and names), whatever the umask."""
+    path.unlink(missing_ok=True)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    os.chmod(path, 0o600)  # the umask may have taken bits away, never added them: to be sure
+    return path
+
+
 def sqlite_backup(source: Path, target: Path) -> int:
     """Copy the database at ``source`` to ``target`` in one step (a snapshot); the games in it."""
     if not source.exists():
         exit_with(f"there is no database at {source}")
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    partial = private_file(target.with_name(target.name + ".partial"))
     with sqlite3.connect(source, timeout=30) as live, sqlite3.connect(partial) as copy:
         live.backup(copy)
         games = copy.execute("SELECT count(*) FROM games").fetchone()[0]
@@ -131,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     target, env = libpq(url)
     if args.action == "backup":
         args.file.parent.mkdir(parents=True, exist_ok=True)
-        partial = args.file.with_name(args.file.name + ".partial")
+        partial = private_file(args.file.with_name(args.file.name + ".partial"))
         postgres(["pg_dump", "--format=custom", "--no-owner", f"--file={partial}",
                   f"--dbname={target}"], env)
         partial.replace(args.file)  # a backup file is whole or absent

@@ -33,6 +33,7 @@ from app.settings import PROJECT_DIR, Settings, get_settings
 from app.store import Database
 from app.store.clock import PauseRules, set_pause_rules
 from app.store.db import DatabaseDamaged
+from app.store.pace import PaceRules, set_pace_rules
 from app.version import build, version
 from app.web.core import assets, errors, metrics
 from app.web.core.budget import Budget
@@ -192,6 +193,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         assets.name_release(settings.release)
     set_pause_rules(PauseRules(grace_seconds=settings.pause_grace_seconds,
                                limit_seconds=settings.pause_limit_minutes * 60))
+    set_pace_rules(PaceRules(burst=settings.ranked_burst,
+                             per_second=settings.ranked_moves_per_second))
     database = Database(settings.database_url)
     running = build()
     metrics.publish_build(running)

@@ -95,7 +95,7 @@ class Settings(BaseSettings):
                     "from the same variable.")
     import_max_mb: int = Field(
         default=8, ge=1, le=64,
-        description="An import (/stats/import, a file from Export JSON: some 8,000 games) is "
+        description="An import (/stats/import, a file from Download JSON: some 8,000 games) is "
                     "at most this many MiB, the whole request; a larger one is refused with "
                     "413 and a page that says why. deploy/pyramid.conf.template gives nginx "
                     "the same limit for /stats/import from the same variable.")
@@ -121,6 +121,14 @@ class Settings(BaseSettings):
         default=10, ge=0, le=1440,
         description="The most a game's pauses leave out of its time, in all; paused time "
                     "beyond it counts as played (docs/players.md).")
+    ranked_burst: int = Field(
+        default=24, ge=1, le=10_000,
+        description="Moves (and undos) a game may send at once and stay ranked; beyond it, "
+                    "they come faster than a person plays (docs/players.md).")
+    ranked_moves_per_second: float = Field(
+        default=2.0, gt=0, le=10_000,
+        description="Moves (and undos) a second a game may keep up and stay ranked, after "
+                    "its burst (docs/players.md).")
     searches_per_minute: int = Field(
         default=30, ge=1, le=6000,
         description="A player's solver searches (hints, analyses, winning lines, deal "

@@ -6,7 +6,8 @@
  * - Activate: drop older releases' caches; take the pages already open on a first install.
  * - Files of a release (/assets/<release>/...) never change: from the cache, else the network.
  * - Pages: from the network; with none, the page kept for that address, else the offline
- *   board (/offline), whose script shows a game kept on the device, or begins one.
+ *   board (/offline), whose script shows a game kept on the device, or begins one. A page is
+ *   kept as drawn for nobody in particular (KEPT_HEADER); personal pages are never kept.
  * - "New game" posted with no network: the offline board begins a random deal.
  * - Everything else (moves, hints, the API) goes to the network as it is: the pages' scripts
  *   keep the moves and send them again. */
@@ -22,8 +23,25 @@ const PRECACHE = {{ precache|tojson }};
 const KEPT_PAGES = {{ kept_pages|tojson }};
 const BOARDS = {{ boards|tojson }}.map((pattern) => new RegExp(pattern));
 
+// A page kept for offline use is fetched for the cache with KEPT_HEADER: the server draws it
+// without what belongs to one player (the home page's game in progress), so whoever uses the
+// browser next, its cookies cleared or signed out, finds nothing of the previous player's.
+// Personal pages (the statistics, the calendar) are never kept at all.
+const KEPT_HEADER = { "X-Pyramid-Kept": "1" };
+
+async function keep(cache, path) {
+  const response = await fetch(path, { headers: KEPT_HEADER, credentials: "same-origin" });
+  if (response.ok) await cache.put(path, response);
+}
+
+async function keepAll(cache, paths) {
+  const pages = paths.filter((path) => !path.startsWith("/assets/"));
+  await cache.addAll(paths.filter((path) => path.startsWith("/assets/")));
+  await Promise.all(pages.map((path) => keep(cache, path)));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)));
+  event.waitUntil(caches.open(CACHE).then((cache) => keepAll(cache, PRECACHE)));
 });
 
 self.addEventListener("activate", (event) => {
@@ -45,8 +63,7 @@ async function page(request) {
   try {
     const response = await fetch(request);
     if (response.ok && KEPT_PAGES.includes(url.pathname) && !url.search) {
-      const copy = response.clone();
-      caches.open(CACHE).then((cache) => cache.put(url.pathname, copy));
+      caches.open(CACHE).then((cache) => keep(cache, url.pathname)).catch(() => {});
     }
     return response;
   } catch (error) {
@@ -97,7 +114,7 @@ self.addEventListener("message", (event) => {
   if (event.data === "release?") event.source.postMessage({ release: RELEASE });
   if (event.data === "pages-changed") {
     const pages = PRECACHE.filter((path) => !path.startsWith("/assets/"));
-    event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(pages)).catch(() => {}));
+    event.waitUntil(caches.open(CACHE).then((cache) => keepAll(cache, pages)).catch(() => {}));
   }
 });
 

@@ -73,6 +73,24 @@ def _daily_calendar_date(monkeypatch):
             year=day.year, month=day.month, day=day.day))
 
 
+@pytest.fixture
+def human_pace(monkeypatch):
+    """Inputs arrive a second apart, as a person plays them (``app.store.pace``): the tests
+    post a game's moves as fast as a script can, which is not ranked (issue 46). A test that
+    says a result is ranked plays at this pace."""
+    from datetime import timedelta
+
+    from app.store import pace
+    from app.store.models import utcnow
+    start, calls = utcnow(), [0]
+
+    def ticking():
+        calls[0] += 1
+        return start + timedelta(seconds=calls[0])
+
+    monkeypatch.setattr(pace, "clock", ticking)
+
+
 def _reset_postgres(url: str) -> None:
     """Start from an empty schema, then migrate: the migrations are part of what is tested."""
     from alembic import command

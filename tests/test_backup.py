@@ -149,3 +149,20 @@ def test_the_docs_give_the_commands_that_are_tested():
     for command in ("python -m app.backup backup", "python -m app.backup restore",
                     "pg_dump", "pg_restore"):
         assert command in guide
+
+
+def test_backups_and_the_database_file_are_readable_by_their_owner_alone(tmp_path):
+    """Both hold every player's games and names: 0600 whatever the umask (issue 46, item 7)."""
+    from app.prestart import migrate
+
+    old = os.umask(0o022)  # the usual umask, which gave 0644
+    try:
+        database = tmp_path / "site.db"
+        url = f"sqlite:///{database}"
+        migrate(url)
+        assert database.stat().st_mode & 0o777 == 0o600
+        done = run_backup(url, "backup", str(tmp_path / "backups" / "site.bak"))
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "backups" / "site.bak").stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)

@@ -43,7 +43,15 @@ from .games import (
     won_daily,
 )
 from .hints import moves_known_elsewhere, note_given_hint, note_shown_line
-from .imports import Imported, ImportRefused, prepare_game, store_games
+from .imports import (
+    Imported,
+    ImportRefused,
+    begin_import,
+    end_import,
+    import_progress,
+    prepare_game,
+    store_games,
+)
 from .players import (
     Choice,
     PageFacts,
@@ -58,6 +66,7 @@ from .results import (
     DealResults,
     Result,
     answers_to,
+    challenge_being_answered,
     challenged_game,
     deal_results,
     is_listed,
@@ -114,6 +123,8 @@ __all__ = [
     "StoredVerdict",
     "abandon_in_progress",
     "answers_to",
+    "begin_import",
+    "challenge_being_answered",
     "challenged_game",
     "count_hint",
     "create_game",
@@ -126,6 +137,7 @@ __all__ = [
     "deal_was_played",
     "display_name",
     "elapsed_seconds",
+    "end_import",
     "end_session",
     "export_rows",
     "game_by_input",
@@ -134,6 +146,7 @@ __all__ = [
     "history",
     "history_size",
     "hold_games_in_progress",
+    "import_progress",
     "is_listed",
     "latest_unfinished",
     "linked_sessions",

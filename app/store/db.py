@@ -90,6 +90,20 @@ def ensure_sqlite_directory(url: str) -> None:
     path = sqlite_file(url)
     if path is not None and make_url(url).query.get("mode") != "ro":
         path.parent.mkdir(parents=True, exist_ok=True)
+        create_private(path)
+
+
+def create_private(path: Path) -> None:
+    """Create the database file, when there is none, readable and writable by its owner alone
+    (0600: it holds every player's games and names); SQLite gives its WAL and shared-memory
+    files the same mode. An existing file keeps the mode its operator gave it."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return
+    except OSError:
+        return  # a folder we may not write: sqlite3 says so, in its words, when it opens it
+    os.chmod(path, 0o600)
 
 
 def sqlite_pragmas(dbapi_connection: sqlite3.Connection) -> None:

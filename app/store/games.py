@@ -23,6 +23,7 @@ from app.engine import Deal, Game, GameStatus, Goal, Refusal, game_over
 
 from .clock import elapsed_seconds, left_out, paused_for
 from .models import GameRecord, utcnow
+from .pace import keep_pace, not_ranked
 from .places import ResultPlaces, record_result
 from .positions import deal_of, load_game, moves_of, positions
 from .refusals import StoreCode
@@ -232,9 +233,14 @@ def reload(session: Session, loaded: LoadedGame) -> LoadedGame:
 
 def save_position(session: Session, record: GameRecord, game: Game, *, undos: int = 0,
                   input_id: str | None = None, par: int | None = None,
-                  now: datetime | None = None, untimed_elapsed: int | None = None) -> None:
+                  now: datetime | None = None, untimed_elapsed: int | None = None,
+                  paced: bool = True) -> None:
     """Store ``game``'s move list and status in ``record``; a won game keeps the deal's par
     when it is known (``par``, from the committed data, or a kept verdict's).
+
+    ``paced``: the inputs (moves played and ``undos``) arrived now, from a player, and are
+    measured against a person's pace (``pace.keep_pace``: faster, the game is not ranked);
+    false for moves the server plays itself (a retry's moves from before the loss).
 
     ``untimed_elapsed``: the moves were made without network and arrive late, so the server's
     clock did not watch them: the game is no longer ``timed`` (never ranked), and its clock is
@@ -250,6 +256,8 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
     status = game.status
     if status.ended:
         lock_player_results(session, record.player_id)
+    if paced and untimed_elapsed is None:
+        keep_pace(record, len(game.moves) - (record.move_count or 0) + 2 * undos)
     record.moves = " ".join(move.to_text() for move in game.moves)
     record.move_count = len(game.moves)
     record.cleared = game.cards_cleared
@@ -259,7 +267,8 @@ def save_position(session: Session, record: GameRecord, game: Game, *, undos: in
         record.paused_seconds = left_out(record.paused_seconds, paused_for(record, now))
         record.paused_at = None
     if untimed_elapsed is not None and game.moves:
-        record.timed = record.ranked = False
+        record.timed = False
+        not_ranked(record, "untimed")
         record.started_at = now - timedelta(seconds=max(0, untimed_elapsed))
         record.paused_seconds = 0
     record.undo_count += undos

@@ -10,9 +10,10 @@ results in the file's order, oldest first.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -21,8 +22,9 @@ from sqlalchemy.orm import Session
 
 from app.engine import Deal, Game, GameStatus, Move, Refusal, Refused
 
+from .clock import as_utc
 from .games import ResultPlaces, lock_player_results, new_game_id
-from .models import GameRecord, ImportedExport, Player, utcnow
+from .models import GameRecord, ImportedExport, ImportProgress, Player, utcnow
 from .refusals import StoreCode
 
 IMPORT_LIMIT = 20_000
@@ -83,6 +85,7 @@ def prepare_game(player_id: str, game: dict[str, Any]) -> dict[str, Any]:
         seconds=_whole(game.get("seconds")), started_at=started,
         hints_used=_whole(game.get("hints")) or 0, score=_whole(game.get("score")),
         par=_whole(game.get("par")), rated=True, paused_seconds=0, timed=False, ranked=False,
+        unranked_why="untimed",
         created_at=started, updated_at=finished, finished_at=finished)
 
 
@@ -162,3 +165,44 @@ def claim_export(session: Session, claim: ExportClaim) -> str | None:
     except IntegrityError:  # the same export, imported at the same moment elsewhere
         return "already_imported"
     return None
+
+
+# --- an import's progress ---------------------------------------------------------------------
+RUNNING_FOR_AT_MOST = timedelta(minutes=15)
+"""An import still "running" after this long was cut off (its process stopped): it is shown
+as not finished, and another may begin."""
+
+
+def begin_import(session: Session, player_id: str, now: datetime) -> bool:
+    """Note that the player's import begins now; False (nothing written) when one is running
+    already, in any process. The caller commits."""
+    row = session.get(ImportProgress, player_id, with_for_update=True)
+    if row is None:
+        session.add(ImportProgress(player_id=player_id, state="running", started_at=now))
+        session.flush()
+        return True
+    if row.state == "running" and as_utc(row.started_at) > now - RUNNING_FOR_AT_MOST:
+        return False
+    row.state, row.added, row.skipped = "running", 0, 0
+    row.refused = row.refused_values = None
+    row.started_at, row.finished_at = now, None
+    return True
+
+
+def end_import(session: Session, player_id: str, now: datetime, *, added: int = 0,
+               skipped: int = 0, refused: str | None = None,
+               values: dict[str, Any] | None = None) -> None:
+    """Note how the player's import ended. The caller commits."""
+    row = session.get(ImportProgress, player_id)
+    if row is None:
+        row = ImportProgress(player_id=player_id, started_at=now)
+        session.add(row)
+    row.state = "refused" if refused else "done"
+    row.added, row.skipped, row.refused = added, skipped, refused
+    row.refused_values = json.dumps(values or {}, default=str) if refused else None
+    row.finished_at = now
+
+
+def import_progress(session: Session, player_id: str) -> ImportProgress | None:
+    """The player's last import, if any."""
+    return session.get(ImportProgress, player_id)

@@ -126,6 +126,13 @@ class GameRecord(Base):
     # beforehand, a hint or a winning line shown outside it to its player or at its address
     # (app/web/services/witness.py). Its result still counts for its player.
     ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Why it is not ranked, the first reason found: "untimed", "known", "fast" (moves that came
+    # faster than a person plays: app/store/pace.py). NULL: ranked, or made not ranked before
+    # 0012 (read from ``timed``).
+    unranked_why: Mapped[str | None] = mapped_column(String(8))
+    # The moment by which the game's inputs so far would have been played at a person's
+    # sustained pace (app/store/pace.py); NULL before the first.
+    pace_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -266,6 +273,23 @@ class ImportedExport(Base):
     export_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(64))
     imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ImportProgress(Base):
+    """A player's last import, answered at once and done in the background: ``running``,
+    ``done`` (games added and skipped) or ``refused`` (why: a key and its values as JSON, put
+    in words in the reader's language). One a player (app/store/imports.py)."""
+
+    __tablename__ = "import_progress"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    state: Mapped[str] = mapped_column(String(8))
+    added: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    skipped: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    refused: Mapped[str | None] = mapped_column(String(32))
+    refused_values: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class DealVerdict(Base):

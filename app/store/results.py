@@ -118,6 +118,14 @@ ANSWERED = (GameStatus.WON, GameStatus.LOST)
 """An answer is a game played from the link to its end: won or lost, never abandoned."""
 
 
+def challenge_being_answered(session: Session, number: int, since: datetime) -> bool:
+    """Whether a game answering a challenge on deal ``number`` (any rules) is being played:
+    it has moves, has not ended, and moved since ``since``."""
+    return session.scalar(select(G.id).where(
+        G.deal_number == str(number), G.status == GameStatus.PLAYING,
+        G.challenge.is_not(None), G.move_count > 0, G.updated_at >= since).limit(1)) is not None
+
+
 def _name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 

@@ -49,18 +49,28 @@
   document.addEventListener("pointerdown", firstInput, true);
   document.addEventListener("keydown", firstInput, true);
 
+  function whenStill(work) {
+    // When the page is next idle and no card is in flight (static/js/board/motion.js): on a
+    // busy CPU the idle callback's timeout comes while the first move's cards fly, and making
+    // the context then would cost that flight its frames.
+    var later = window.requestIdleCallback || function (w) { return window.setTimeout(w, 50); };
+    later(function () {
+      if (document.querySelector(".card.flying")) window.setTimeout(function () { whenStill(work); }, 80);
+      else work();
+    }, { timeout: 250 });
+  }
+
   function wake() {
-    // The audio context, made when the page is next idle; then any fresh pending cue plays.
+    // The audio context, made when the page is next still; then any fresh pending cue plays.
     if (context || waking) return;
     waking = true;
-    var later = window.requestIdleCallback || function (work) { return window.setTimeout(work, 50); };
-    later(function () {
+    whenStill(function () {
       var c = audio();
       if (c && c.state === "suspended") c.resume();
       var cue = pending;
       pending = null;
       if (c && cue && performance.now() - cue.at < FRESH) sound(c, cue.name);
-    }, { timeout: 250 });
+    });
   }
 
   /* --- the voices ------------------------------------------------------------------------- */

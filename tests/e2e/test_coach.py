@@ -52,13 +52,16 @@ def test_lose_a_winnable_deal_and_see_the_move_that_lost_it(page):
     verdict = page.locator('[data-verdict="lost-at"]')
     expect(verdict).to_contain_text(f"Your move {losing},")
     expect(verdict).to_contain_text("would have kept the win")
-    # Replay up to that point...
+    # Replay up to that point (the replays are folded: the end card stays short)...
+    page.click("[data-analysis-more] > summary")
     page.click("[data-replay-to-loss]")
     page.wait_for_selector(f'#replay-stage[data-step="{losing - 1}"]')
     assert page.locator(f'.move-list a[data-step-link="{losing}"] [data-losing-move]').count() == 1
     page.go_back()
     page.wait_for_selector('[data-verdict="lost-at"]')
     # ...and watch a winning line from there, to a won board.
+    if not page.locator("[data-watch-win]").is_visible():
+        page.click("[data-analysis-more] > summary")
     page.click("[data-watch-win]")
     page.wait_for_selector("[data-winning-line]")
     page.click('[data-replay-nav="last"]')

@@ -254,3 +254,32 @@ def test_a_page_that_needs_the_network_says_so_in_one_sentence(page):
         page.wait_for_selector('[data-needs-network="not_on_device"]')
     finally:
         page.context.set_offline(False)
+
+
+def test_statistics_offline_after_the_cookies_are_cleared_show_nobody_s(page):
+    """Issue 46: the worker kept /stats (display name, figures, history, linked browsers)
+    whichever cookie fetched it; after the cookies were cleared (or the player signed out),
+    offline, the next person read the previous player's statistics."""
+    page.goto("/")
+    controlled(page)
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    named = page.request.post("/stats/name", form={"name": "Previous Player",
+                                                   "csrf_token": token}, max_redirects=0)
+    assert named.status == 303
+    page.goto("/stats")
+    assert "Previous Player" in page.locator("[data-display-name]").inner_text()
+    page.goto("/daily/calendar")
+    page.goto("/")  # a page the worker keeps, drawn for nobody in particular
+    page.context.clear_cookies()
+    page.context.set_offline(True)
+    try:
+        page.goto("/stats")
+        page.locator("[data-needs-network]").wait_for()
+        assert "Previous Player" not in page.content()
+        page.goto("/daily/calendar")  # the offline board (the deal of the day's), no calendar
+        page.locator("#board").wait_for()
+        assert page.locator("[data-calendar-day], .calendar").count() == 0
+        page.goto("/")
+        assert "Previous Player" not in page.content()
+    finally:
+        page.context.set_offline(False)

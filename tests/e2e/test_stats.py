@@ -47,6 +47,12 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         open_deal(page)
         play_line(page, won_line)
         assert page.get_attribute("#board", "data-status") == "won"
+        # A script plays faster than a person: the win counts, its time is not ranked, and the
+        # board, drawn again by the server, says why (app/store/pace.py; docs/players.md).
+        page.goto(f"/games/{page.get_attribute('#board', 'data-game')}")
+        why = page.locator("[data-unranked-why]")
+        why.wait_for()
+        assert "faster than a person plays" in why.inner_text()
         # The result is final: no undo after the end.
         assert page.locator('#board [data-action="undo"]').is_disabled()
 
@@ -61,7 +67,7 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         assert figure(page, "total", "win-rate") == "50%"
         assert figure(page, "total", "current-streak") == "1 loss"
         assert figure(page, "standard-3", "played") == "1"
-        assert figure(page, "standard-3", "best-time") != "–"
+        assert figure(page, "standard-3", "best-time") == "–"  # no ranked win: no best time
         assert figure(page, "standard-3", "fewest-moves") == str(len(won_line))
         assert figure(page, "standard-1", "won") == "0"
         assert figure(page, "standard-1", "win-rate") == "0%"

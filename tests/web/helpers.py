@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from fastapi.testclient import TestClient
@@ -48,3 +50,40 @@ def covered_card(game: Game) -> Card:
 
 def first_pair_move(game: Game) -> Move:
     return next(m for m in game.legal_moves if m.op.value == "remove" and len(m.cards) == 2)
+
+
+@dataclass
+class ImportAnswer:
+    """How an import ended, as the synchronous import answered it before imports were answered
+    at once (issue 46): 303 to ``/stats?imported=N&skipped=M`` when done, 400 with the reason
+    when refused, read from the statistics page once the import in the background has ended;
+    or the status of a refusal made before it began (413, 429)."""
+
+    status_code: int
+    text: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def import_file(client: TestClient, payload: bytes, headers: dict[str, str] | None = None,
+                seconds: float = 120.0) -> ImportAnswer:
+    """Import ``payload`` from the statistics page, and wait until the page says how it
+    ended."""
+    answer = client.post("/stats/import", files={"file": ("games.json", payload)},
+                         headers=headers or {}, follow_redirects=False)
+    if answer.status_code != 202:
+        return ImportAnswer(answer.status_code, answer.text)
+    assert "/stats" in answer.text
+    deadline = time.monotonic() + seconds
+    while True:
+        page = client.get("/stats", headers=headers or {}).text
+        found = re.search(r'data-import-progress="(\w+)"(?: data-added="(\d+)" '
+                          r'data-skipped="(\d+)")?>([^<]*)<', page)
+        assert found, "the statistics page shows the import"
+        state, added, skipped, _text = found.groups()
+        if state == "done":
+            return ImportAnswer(303, page, {"location": f"/stats?imported={added}"
+                                                        f"&skipped={skipped}"})
+        if state == "refused":
+            return ImportAnswer(400, page)
+        assert time.monotonic() < deadline, "the import never ended"
+        time.sleep(0.05)

@@ -83,7 +83,8 @@ def comparison(client, game_id: str) -> str:
     return re.search(r'<table class="versus".*?</table>', results, re.S).group(0)
 
 
-def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_client, long_line):
+def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_client, long_line,
+                                                       human_pace):
     sent, link = sent_challenge(client, long_line)
     with throwaway(app) as helper:
         browser_like(helper)
@@ -107,7 +108,7 @@ def test_a_throwaway_analysis_does_not_beat_a_challenge(app, client, other_clien
 
 
 def test_a_replays_winning_line_does_not_beat_a_challenge(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     from app.web.services.solving import winning_line
     sent, link = sent_challenge(client, long_line)
     with throwaway(app) as helper:
@@ -135,7 +136,7 @@ def test_a_replays_winning_line_does_not_beat_a_challenge(app, client, other_cli
 
 
 def test_an_analysis_read_from_another_network_is_not_matched(app, client, other_client,
-                                                              long_line):
+                                                              long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     with throwaway(app, ELSEWHERE) as helper:
         browser_like(helper)
@@ -149,7 +150,7 @@ def test_an_analysis_read_from_another_network_is_not_matched(app, client, other
 
 
 def test_a_players_own_analysis_of_an_earlier_game_counts(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     # Bob's own earlier game of the deal, its analysis read in another browser of his on
     # another network: outside knowledge all the same.
@@ -163,24 +164,27 @@ def test_a_players_own_analysis_of_an_earlier_game_counts(app, client, other_cli
 
 
 def test_hints_on_any_deal_count_in_a_challenge_answer_only(app, client, other_client,
-                                                          long_line):
+                                                          long_line, human_pace):
     _sent, link = sent_challenge(client, long_line)
     first = Game(Deal.from_number(DEAL), "standard", 3).legal_moves[0]
-    answer = answer_from(other_client, link, [first])
-    # A throwaway player's hint at the answer's position, on a deal in play for no day.
+    # A throwaway player's hint at the answer's position, on a deal in play for no day, asked
+    # before the answer begins (while an answer is played, the deal gives no hint elsewhere:
+    # tests/web/test_known_whatever_the_rules.py).
     with throwaway(app) as helper:
         browser_like(helper)
         game_id = helper.post("/api/games", json={"deal": DEAL}).json()["id"]
         helper.post(f"/api/games/{game_id}/moves", json=first.to_dict())
         hinted = helper.post(f"/api/games/{game_id}/hint").json()["move"]
+    answer = answer_from(other_client, link, [first])
     assert other_client.post(f"/api/games/{answer}/moves", json=hinted).status_code == 200
     state = other_client.get(f"/api/games/{answer}").json()
     assert state["hints_used"] == 1 and state["ranked"] is False
-    # A game that answers nothing (and whose deal is no deal of the day) is not watched.
+    # A plain game of the deal is on its results ("How others did on this deal"), watched too
+    # (issue 46).
     plain = other_client.post("/api/games", json={"deal": DEAL}).json()["id"]
     play_on_board(other_client, plain, [first, Move.from_dict(hinted)])
     state = other_client.get(f"/api/games/{plain}").json()
-    assert state["hints_used"] == 0 and state["ranked"] is True
+    assert state["hints_used"] == 1 and state["ranked"] is False
 
 
 def test_a_not_ranked_win_does_not_beat_a_ranked_one():

@@ -11,6 +11,7 @@ from app.engine import Deal, Game
 from app.engine.solver import solve
 
 from .conftest import browser_like
+from .helpers import import_file
 
 
 def make_link(client) -> str:
@@ -89,8 +90,7 @@ def test_an_export_imports_into_its_own_player_once_and_not_edited(client, other
     assert len(data["games"]) == 2 and len(data["signature"]) == 64
 
     def send(payload: bytes, who=client):
-        return who.post("/stats/import", files={"file": ("games.json", payload)},
-                        follow_redirects=False)
+        return import_file(who, payload)
 
     # Another player's is refused (a device link is the way to move statistics).
     refused = send(exported.content, other_client)

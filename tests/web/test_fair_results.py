@@ -17,6 +17,7 @@ from app.store.models import GameRecord
 from app.web.services import gamesfile
 
 from .conftest import browser_like
+from .helpers import import_file
 
 WIN_DEAL = 5
 
@@ -30,8 +31,7 @@ def won_game(client, number: int = WIN_DEAL) -> str:
 
 
 def imported(client, payload: bytes):
-    return client.post("/stats/import", files={"file": ("games.json", payload)},
-                       follow_redirects=False)
+    return import_file(client, payload)
 
 
 def played_count(client) -> str:
@@ -126,7 +126,8 @@ def won_offline(client, number: int = WIN_DEAL) -> str:
     return answer.json()["id"]
 
 
-def test_a_win_the_server_did_not_time_counts_but_is_not_the_fastest(client, other_client):
+def test_a_win_the_server_did_not_time_counts_but_is_not_the_fastest(client, other_client,
+                                                                     human_pace):
     game_id = won_offline(client)
     state = client.get(f"/api/games/{game_id}").json()
     assert state["status"] == "won" and state["elapsed_seconds"] == 0
@@ -184,11 +185,15 @@ def started_daily(client) -> tuple[str, int]:
 
 
 def throwaway_hint(helper, number: int, moves: list[dict]) -> dict:
-    """A throwaway player's game of the same deal, brought to the real game's position, and
-    the hint it is given there."""
-    game_id = helper.post("/api/games", json={"deal": number}).json()["id"]
-    for move in moves:
-        assert helper.post(f"/api/games/{game_id}/moves", json=move).status_code == 200
+    """A throwaway player's game of the day's deal, brought to the real game's position, and
+    the hint it is given there. Its own deal of the day: a game of a deal in play that does
+    not play for the day gives no hint (tests/web/test_known_whatever_the_rules.py)."""
+    started = helper.post("/daily/play?goal=standard&passes=3",
+                          headers={"Accept": "application/json"},
+                          data={"moves": " ".join(Move.from_dict(m).to_text() for m in moves),
+                                "version": "0", "input": "tabThrowaway:1"})
+    assert started.status_code == 200, started.text
+    game_id = started.json()["id"]
     hint = helper.post(f"/api/games/{game_id}/hint").json()
     assert hint["move"] is not None
     return hint["move"]

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from tests.conftest import make_settings
 from tests.web.conftest import browser_like
+from tests.web.helpers import import_file
 
 MIB = 1024 * 1024
 
@@ -26,8 +27,9 @@ def small(sqlite_url: str) -> Iterator[TestClient]:
 
 
 def upload(client: TestClient, payload: bytes, **headers: str):
-    return client.post("/stats/import", files={"file": ("games.json", payload)},
-                       headers=headers, follow_redirects=False)
+    """An import, and how it ended (a refusal over the limit comes at once; a file read is
+    answered 202 and ends in the background: ``import_file``)."""
+    return import_file(client, payload, headers=headers)
 
 
 def test_the_limit_is_a_setting_in_mebibytes(sqlite_url):

@@ -179,7 +179,7 @@ def test_a_language_we_dont_have_undoes_a_choice(client):
 
 
 # --- links between players ----------------------------------------------------------------
-def test_a_challenge_sent_in_german_opens_in_the_receivers_french(client, other_client):
+def test_a_challenge_sent_in_german_opens_in_the_receivers_french(client, other_client, human_pace):
     """A link carries the deal and the result to beat, never a language: the receiver reads
     it in theirs, with the sender's figures written their way."""
     from .test_results import DEAL, challenge_link, win_deal

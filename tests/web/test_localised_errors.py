@@ -24,7 +24,7 @@ from app.web.core import i18n, words
 from app.web.core.refusals import problem_sentence, say
 from app.web.services import gamesfile
 from tests.web.conftest import browser_like
-from tests.web.helpers import HX, start_deal
+from tests.web.helpers import HX, import_file, start_deal
 
 DE = {"Accept-Language": "de"}
 MARK = "[de] "
@@ -231,14 +231,13 @@ def test_the_manifest_speaks_the_requests_language(client, marked):
 def test_an_import_refused_in_the_worker_is_said_in_german(app, marked):
     with TestClient(app) as fresh:
         client = browser_like(fresh)
-        english = client.post("/stats/import", files={"file": ("games.json", b"not json")})
-        german = client.post("/stats/import", files={"file": ("games.json", b"not json")},
-                             headers=DE)
+        english = import_file(client, b"not json")
+        german = import_file(client, b"not json", headers=DE)
     assert english.status_code == german.status_code == 400
-    assert "This is not a JSON file from \u201cExport JSON\u201d." in english.text
+    assert "This is not a JSON file from \u201cDownload JSON\u201d." in english.text
     assert html_lang(german.text) == "de"
     assert MARK + "This file cannot be imported" in german.text
-    assert MARK + "This is not a JSON file from \u201cExport JSON\u201d." in german.text
+    assert MARK + "This is not a JSON file from \u201cDownload JSON\u201d." in german.text
 
 
 @pytest.mark.parametrize(("done", "said"), [

@@ -53,7 +53,7 @@ def test_no_page_formats_a_number_its_own_way(path):
         assert not re.search(own_way, text), (path, own_way)
 
 
-def test_a_score_over_a_thousand_reads_the_same_everywhere(client, other_client, line):  # noqa: F811
+def test_a_score_over_a_thousand_reads_the_same_everywhere(client, other_client, line, human_pace):  # noqa: F811
     client.post("/stats/name", data={"name": "Alice", "listed": "1"})
     sent = win_deal(client, line)
     score = client.get(f"/api/games/{sent}").json()["score"]

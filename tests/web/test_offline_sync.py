@@ -81,14 +81,24 @@ def test_a_first_batch_leaves_the_game_in_progress_only_when_the_page_agreed(cli
     assert client.get(f"/api/games/{game_id}").json()["status"] == "abandoned"
 
 
-def test_a_deal_of_the_day_begun_offline_yesterday_still_counts_as_yesterdays(client):
+def test_a_deal_of_the_day_begun_offline_yesterday_still_counts_as_yesterdays(client,
+                                                                              monkeypatch):
+    from datetime import UTC, datetime, time
+
+    from app.web.core import utcday
     yesterday = today().date() - timedelta(days=1)
+    # The offline pack fetched yesterday evening; the batch arrives early today (within
+    # hours of the day's end: tests/web/test_offline_bounded.py has the limits).
+    monkeypatch.setattr(utcday, "today", lambda: datetime.combine(yesterday, time(22), UTC))
+    drawn = client.get("/api/offline-pack").json()["drawn"]
+    monkeypatch.setattr(utcday, "today",
+                        lambda: datetime.combine(yesterday + timedelta(days=1), time(2), UTC))
     variant = VARIANTS[-1]
     number = odds.daily_deal(yesterday, variant)
     game = Game(Deal.from_number(number), variant.goal, variant.passes)
     move = game.legal_moves[0]
     sent = client.post(f"/daily/play?goal={variant.goal.value}&passes={variant.passes}"
-                       f"&day={yesterday.isoformat()}", headers=JSON,
+                       f"&day={yesterday.isoformat()}&drawn={drawn}", headers=JSON,
                        data={"moves": move.to_text(), "version": "0", "input": "tabOffline4:1",
                              "offline": "1", "elapsed": "30"})
     assert sent.status_code == 200

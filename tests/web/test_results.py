@@ -171,7 +171,7 @@ def test_a_deal_page_names_only_the_players_who_chose_to_be_named(client, other_
     assert "Alice" not in block.split("data-deal-results", 1)[1]
 
 
-def test_statistics_count_the_best_score_and_wins_at_par(client):
+def test_statistics_count_the_best_score_and_wins_at_par(client, human_pace):
     game = Game(Deal.from_number(DEAL), "standard", 3)
     shortest = solve(game, shortest=True).moves
     first = client.post("/api/games", json={"deal": DEAL}).json()["id"]

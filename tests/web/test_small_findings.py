@@ -24,6 +24,7 @@ from app.web.core.observe import flatten
 from tests.conftest import make_settings
 
 from .conftest import add_test_routes, browser_like
+from .helpers import import_file
 from .test_transfers import wait_for
 
 
@@ -38,9 +39,8 @@ def test_a_deeply_nested_import_is_refused_and_loses_nothing(app, client):
                     b'{"games": [' + b"[" * 5_000 + b"]" * 5_000 + b'], "signature": "x"}',
                     b'{"games": [{"a": ' + b'{"a": ' * 5_000 + b"1" + b"}" * 5_001
                     + b'], "signature": "x"}'):
-        refused = client.post("/stats/import", files={"file": ("games.json", crafted)},
-                              follow_redirects=False)
-        assert refused.status_code == 400 and "text/html" in refused.headers["content-type"]
+        refused = import_file(client, crafted)
+        assert refused.status_code == 400
         assert "cannot be imported" in refused.text
     after = (client.get("/stats").text.count(game_id),
              client.get("/stats/export.json").json()["games"])

@@ -30,6 +30,7 @@ from app.web.core.player import PlayerCookie
 from app.web.core.threads import LOWEST_PRIORITY
 from app.web.services import gamesfile
 from tests.conftest import make_settings
+from tests.web.helpers import import_file
 
 WAIT = 30.0
 """Seconds a test waits for what it expects before it fails (never a fixed sleep)."""
@@ -55,8 +56,9 @@ def held_import(url: str, player_id: str, secret_key: str, raw: bytes) -> gamesf
 
 
 def upload(client, payload: bytes):
-    return client.post("/stats/import", files={"file": ("games.json", payload)},
-                       follow_redirects=False)
+    """An import, answered at once (202) and ended in the background: how it ended, as the
+    statistics page says (``import_file``)."""
+    return import_file(client, payload)
 
 
 def test_others_are_answered_while_imports_are_being_checked(client, other_client, app,
@@ -264,10 +266,41 @@ def test_a_transfers_work_takes_no_core_a_request_wants(sqlite_url, monkeypatch)
 
 
 @pytest.fixture(autouse=True)
-def _no_leftover_exports(tmp_path_factory):
-    """Every export's temporary file is removed once sent."""
+def _no_leftover_exports(tmp_path, monkeypatch):
+    """Every export's temporary file is removed once sent. Exports are written on a thread of
+    this process, into a folder of this test's own (other tests export at the same moment in
+    the suite's other workers)."""
     import tempfile
 
-    before = set(Path(tempfile.gettempdir()).glob("pyramid-export-*"))
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     yield
-    assert set(Path(tempfile.gettempdir()).glob("pyramid-export-*")) <= before
+    assert not list(folder.glob("pyramid-export-*"))
+
+
+def test_an_import_is_answered_at_once_and_its_progress_shown(client, other_client, app,
+                                                              monkeypatch, tmp_path):
+    """Issue 46: through the proxy an import of the documented size could answer 504 (nginx's
+    30 s) though it completed. Now it is answered at once (202), and the statistics page says
+    how it goes, in any process (the progress is kept in the database), and how it ended."""
+    monkeypatch.setattr(gamesfile, "import_games", held_import)
+    began = time.monotonic()
+    answer = client.post("/stats/import", files={"file": ("games.json", str(tmp_path).encode())},
+                         follow_redirects=False)
+    assert answer.status_code == 202 and "Importing your file" in answer.text
+    assert time.monotonic() - began < WAIT  # answered while the work is still held
+    assert 'http-equiv="refresh"' in answer.text and 'href="/stats"' in answer.text
+    wait_for(lambda: any(tmp_path.glob("started-*")), "the import to start")
+    page = client.get("/stats").text
+    assert 'data-import-progress="running"' in page and 'http-equiv="refresh"' in page
+    # Another process would read the same row: a second import waits its turn.
+    again = client.post("/stats/import", files={"file": ("games.json", b"{}")},
+                        follow_redirects=False)
+    assert again.status_code == 429
+    assert 'data-import-progress' not in other_client.get("/stats").text  # nobody else's
+    (tmp_path / "release").touch()
+    wait_for(lambda: 'data-import-progress="done"' in client.get("/stats").text,
+             "the import to end")
+    page = client.get("/stats").text
+    assert "Imported 0 games." in page and 'http-equiv="refresh"' not in page

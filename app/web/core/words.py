@@ -54,6 +54,8 @@ SENTENCES = {
     "drew_last": _l("Drew %(card)s; the stock is empty now."),
     "recycled": _l("Turned the waste over: pass %(pass)s of %(passes)s."),
     "nothing_to_undo": _l("There is no move to take back."),
+    "nothing_to_redo": _l("There is no move to play again: redo plays a move undo took back, "
+                          "until a new move is made."),
     "no_stock_card": _l("The stock has no card to play just now."),
     "no_waste_card": _l("The waste has no card to play just now."),
     "offline": _l("No network: you can play on. Your moves are kept on this device and saved "

@@ -256,7 +256,9 @@ async def undo(request: Request, game_id: str, session: SessionDep, response: Re
 
 
 @router.post("/games/{game_id}/hint", response_model=HintOut, name="api_hint",
-             responses={403: ERRORS[403], 404: ERRORS[404],
+             responses={403: {"model": Problem, "description": "Not your game, or its deal "
+                              "is in play for a result others see (docs/players.md)"},
+                        404: ERRORS[404],
                         422: {"model": Problem, "description": "The game is over"},
                         429: {"model": Problem, "description": "A hint is still running"}})
 async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> HintOut:
@@ -267,6 +269,8 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
             advice, until = await solving.advise(session, owned, player_id)
     except solving.SolverBusy as exc:
         raise too_busy(exc) from None
+    except solving.HintKeptBack as exc:
+        raise HTTPException(403, str(exc)) from None
     return HintOut(move=move_out(advice.move) if advice.move else None,
                    winnable=advice.winnable, winnable_until=until,
                    message=advice.message)
@@ -285,7 +289,7 @@ async def analysis(loaded: GameDep, session: SessionDep, player_id: PlayerDep) -
     if not loaded.record.status.ended:
         raise HTTPException(409, _("The game is still in progress: it is analysed once it has "
                                    "ended (ask for a hint meanwhile)."))
-    if spoilers.kept_private(loaded.game):
+    if await in_thread(spoilers.kept_private, session, loaded.game):
         raise HTTPException(403, spoilers.why_private())
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)

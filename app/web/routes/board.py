@@ -93,7 +93,7 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
                         _("A game is analysed once it has ended: ask for a hint meanwhile."),
                         link=(path_for(request, "board", game_id=record.id),
                               _("Go to the game")))
-    if spoilers.kept_private(loaded.game):
+    if await in_thread(spoilers.kept_private, session, loaded.game):
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),
                         link=(path_for(request, "replay", game_id=record.id),
                               _("Watch the game's replay")))

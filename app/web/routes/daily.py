@@ -46,17 +46,22 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 DayQuery = Annotated[date | None, Query()]
 
 
-def days_of(day: date | None, offline: bool = False) -> tuple[date | None, date | None]:
+def days_of(day: date | None, offline: bool = False,
+            drawn: date | None = None) -> tuple[date | None, date | None]:
     """(daily, late_daily) for a deal of the day drawn for ``day``: played on its day it is that
     day's (streaks count it); played later (a page drawn before midnight, a past day from the
     calendar) it is a late one (the calendar shows it, streaks do not). A game begun without
     network reaches the server only once the network is back: begun on the day before, it
-    still counts as that day's. A date in the future is no deal of the day at all."""
+    still counts as that day's when the server can check it (``offline`` and ``drawn``: the
+    page or pack was drawn on or before that day, and the batch arrives within hours of its
+    end: ``starting.counts_for_its_day``). A date in the future is no deal of the day at all."""
     now = starting.today().date()
     if day is not None and day > now:
         raise PageError(404, _("No such deal of the day"), _("That day has not come yet."))
-    if day is None or day == now or (offline and day == now - timedelta(days=1)):
+    if day is None or day == now:
         return day or now, None
+    if offline and day == now - timedelta(days=1) and starting.counts_for_its_day(day, drawn):
+        return day, None
     return None, day
 
 
@@ -78,9 +83,10 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
                 "calendar_url": calendar_path(request, variant, drawn_for)},
                 headers=NO_STORE)
     query = {**rules_query(variant), "day": drawn_for.isoformat()}
+    play_query = {**query, "drawn": starting.drawn_stamp(request)}
     return shown(request, session, player_id,
                  deal=Deal.from_number(odds.daily_deal(drawn_for, variant)), variant=variant,
-                 urls=BoardUrls(play=path_for(request, "daily_play", query=query),
+                 urls=BoardUrls(play=path_for(request, "daily_play", query=play_query),
                                 hint=path_for(request, "daily_hint", query=query)),
                  start=path_for(request, "daily_start"), fields=query,
                  starting=daily_phrase(variant, late), daily=on_time,
@@ -104,12 +110,15 @@ def daily_phrase(variant: Variant, late: date | None) -> str:
 @router.post("/daily/play", name="daily_play")
 def daily_play(request: Request, session: SessionDep, player_id: PlayerDep,
                sent: BoardInputDep, goal: GoalQuery = None, passes: PassesQuery = None,
-               day: DayQuery = None) -> Response:
+               day: DayQuery = None,
+               drawn: Annotated[str | None, Query(max_length=200)] = None) -> Response:
     """The deal of the day's first input: the deal of the page's day, counted as that day's
-    only when played on it."""
+    only when played on it (or begun on it without network: ``days_of``). ``drawn``: the
+    stamp the page or the offline pack carried (``starting.drawn_stamp``)."""
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
-    on_time, late = days_of(drawn_on, offline=sent.untimed_elapsed is not None)
+    on_time, late = days_of(drawn_on, offline=sent.untimed_elapsed is not None,
+                            drawn=starting.drawn_day(request, drawn))
     started = first_input_starts(
         request, session, player_id, variant=variant, daily=on_time, late_daily=late,
         deal=Deal.from_number(odds.daily_deal(drawn_on, variant)), sent=sent,

@@ -23,10 +23,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.store import (
+    begin_import,
     display_name,
+    end_import,
     end_session,
     linked_sessions,
     live_links,
@@ -36,6 +39,7 @@ from app.store import (
     use_link,
 )
 from app.store.devices import LINK_MINUTES
+from app.store.models import utcnow
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.errors import PageError
@@ -43,6 +47,7 @@ from app.web.core.htmx import see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import absolute_url, path_for
 from app.web.core.player import PlayerCookie
+from app.web.core.threads import in_thread
 from app.web.services import gamesfile
 from app.web.views.templating import templates
 
@@ -152,19 +157,51 @@ def use_device_link(request: Request, session: SessionDep, secret: str) -> Respo
 async def import_file(request: Request, player_id: PlayerDep,
                       file: Annotated[UploadFile, File()]) -> Response:
     """Add the games of an exported file (``/stats/export.json``) to this player's: read here
-    (at most its limit), checked and stored by the transfer worker."""
+    (at most its limit), then checked and stored by the transfer worker in the background.
+    Answered at once (202): a slow import never outlasts a proxy's timeout, and the statistics
+    page shows how it goes and how it ended (``import_progress``)."""
     settings = request.app.state.settings
     raw = await file.read(settings.import_max_bytes + 1)
     if len(raw) > settings.import_max_bytes:
         raise import_too_large(request)
-    done = await request.app.state.transfers.run(
-        request, player_id, gamesfile.import_games, settings.database_url, player_id,
-        settings.secret_key, raw)
-    if done.refused:
-        raise PageError(400, _("This file cannot be imported"), gamesfile.refusal(done),
-                        link=(path_for(request, "stats"), _("Your statistics")))
-    return see_other(path_for(request, "stats",
-                              query={"imported": done.added, "skipped": done.skipped}))
+    transfers, database = request.app.state.transfers, request.app.state.db
+    admission = transfers.admit(request, player_id, "import")
+
+    def begin() -> bool:
+        try:
+            with database.session() as session:
+                return begin_import(session, player_id, utcnow())
+        except IntegrityError:  # another process noted its own first, at the same moment
+            return False
+
+    if not await in_thread(begin):  # one running already, maybe in another process
+        admission.close()
+        raise PageError(429, _("Still working on your last one"),
+                        _("Your previous import or export is still being made: wait for it, "
+                          "then try again."), headers={"Retry-After": "5"})
+
+    def finish(done: gamesfile.ImportDone | None) -> None:
+        with database.session() as session:
+            if done is None:
+                end_import(session, player_id, utcnow(), refused="failed")
+            elif done.refused:
+                end_import(session, player_id, utcnow(), refused=str(done.refused),
+                           values=done.values)
+            else:
+                end_import(session, player_id, utcnow(), added=done.added,
+                           skipped=done.skipped)
+
+    async def ended(done: gamesfile.ImportDone | None) -> None:
+        await in_thread(finish, done)
+
+    transfers.launch(admission, gamesfile.import_games, settings.database_url, player_id,
+                     settings.secret_key, raw, done=ended)
+    return templates.TemplateResponse(request, "error.html", {
+        "status_code": 202, "title": _("Importing your file"),
+        "message": _("Your file is being imported: your statistics page shows how it goes, "
+                     "and how it ended."),
+        "link": (path_for(request, "stats"), _("Your statistics")),
+        "refresh": path_for(request, "stats")}, status_code=202, headers=NO_STORE)
 
 
 def import_too_large(request: Request) -> PageError:

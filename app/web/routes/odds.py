@@ -108,8 +108,8 @@ def line_files(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/odds/lines/{key}.txt.gz", include_in_schema=False, name="winning_lines")
 def winning_lines(key: str) -> Response:
-    """A rule set's winnable deals with a winning line each (gzipped text, one line a deal),
-    but for the deals still in play for a day's result (``spoilers``)."""
+    """A rule set's winnable deals (gzipped text, one line a deal: its number and how many
+    moves its winning line takes), their lines left out (``spoilers.public_lines``)."""
     if key not in {v.key for v in VARIANTS}:
         raise PageError(404, _("No such rules"), _("%(key)s is not a rule set.", key=repr(key)))
     path = LINES_DIR / f"{key}.txt.gz"

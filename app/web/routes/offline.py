@@ -30,7 +30,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.i18n import pgettext
 from app.web.core.links import path_for
 from app.web.services.boardpage import BoardUrls, render_board
-from app.web.services.starting import today
+from app.web.services.starting import drawn_stamp, today
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False)
@@ -43,7 +43,12 @@ NEVER_KEPT = {"Cache-Control": "no-cache"}
 BY_LANGUAGE = {"Vary": "Accept-Language, Cookie"}
 """An answer in the request's language: the browser's, or the player's choice (their cookie)."""
 SHELL_DEAL = 1
-KEPT_PAGES = ("home", "rules", "settings", "stats", "odds", "calendar")
+KEPT_PAGES = ("home", "rules", "settings", "odds")
+"""Pages the worker keeps as last drawn, for a visit with no network. Never a personal page
+(the statistics, the calendar: a shared browser's next user would read them offline); the
+home page is kept without the game in progress (``KEPT_HEADER``)."""
+KEPT_HEADER = "x-pyramid-kept"
+"""The worker's own fetch of a page it keeps: drawn without what belongs to one player."""
 """Pages the worker keeps a copy of as they are visited, to show them with no network."""
 
 
@@ -130,9 +135,11 @@ def learn(request: Request, player_id: PlayerDep) -> Response:
 
 
 @router.get("/api/offline-pack", name="offline_pack")
-def offline_pack() -> JSONResponse:
+def offline_pack(request: Request) -> JSONResponse:
     """The deals of the day of today and the next days, and proven-winnable deals, for each
-    rule set (``goal-passes``). The same for everyone: cached by browsers for an hour."""
+    rule set (``goal-passes``), and the day it was drawn, signed (``drawn``: a deal of the day
+    begun from it without network counts for its day: ``starting.counts_for_its_day``). The
+    same for everyone: cached by browsers for an hour."""
     start = today().date()
     days: list[dict[str, Any]] = []
     for ahead in range(DAYS_AHEAD + 1):
@@ -141,5 +148,6 @@ def offline_pack() -> JSONResponse:
             variant.key: str(odds.daily_deal(day, variant)) for variant in VARIANTS}})
     winnable = {variant.key: [str(odds.winnable_deal(variant)) for _ in range(WINNABLE_AHEAD)]
                 for variant in VARIANTS}
-    return JSONResponse({"days": days, "winnable": winnable},
+    return JSONResponse({"days": days, "winnable": winnable,
+                         "drawn": drawn_stamp(request)},
                         headers={"Cache-Control": "private, max-age=3600"})

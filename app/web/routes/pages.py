@@ -71,7 +71,9 @@ def render_home(request: Request, session: Session, player_id: str, *,
     winnable_only = wants_winnable_only(session, player_id)
     difficulty = preferences_page.current(request, session, player_id).difficulty
     context = {
-        "continue_game": latest_unfinished(session, player_id),
+        # The worker's copy for offline use names nobody's game (routes/offline.py).
+        "continue_game": None if request.headers.get("x-pyramid-kept")
+        else latest_unfinished(session, player_id),
         "form": form or {"goal": DEFAULT_VARIANT.goal.value,
                          "passes": str(DEFAULT_VARIANT.passes), "deal": "",
                          "winnable_only": "1" if winnable_only else "",
@@ -233,7 +235,7 @@ async def better_move(session: Session, loaded: LoadedGame, player_id: str,
                       before: int) -> Move | None:
     """The move that would have kept the win, when move ``before`` is the one that lost it
     (none while the deal can still be played for a day's result: ``spoilers``)."""
-    if spoilers.kept_private(loaded.game):
+    if await in_thread(spoilers.kept_private, session, loaded.game):
         return None
     try:
         found = await solving.where_it_went_wrong(session, loaded, player_id)

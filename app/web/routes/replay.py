@@ -46,7 +46,7 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     the deal can still be played for a day's result, the moves only: no winning line (403), no
     losing move marked (``spoilers``)."""
     loaded = ended_game(request, session, game_id, player_id)
-    private = spoilers.kept_private(loaded.game)
+    private = spoilers.kept_private(session, loaded.game)
     if private and win_from is not None:
         raise PageError(403, spoilers.private_title(), spoilers.why_private(),
                         link=(path_for(request, "replay", game_id=game_id),

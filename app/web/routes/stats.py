@@ -6,8 +6,10 @@ The figures come from the store's SQL aggregates (app/store/stats.py).
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
@@ -29,6 +31,9 @@ from app.store import (
     statistics,
     won_deals,
 )
+from app.store.clock import as_utc
+from app.store.imports import RUNNING_FOR_AT_MOST, import_progress
+from app.store.models import utcnow
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.core import utcday
 from app.web.core.deps import PlayerDep, SessionDep
@@ -39,6 +44,7 @@ from app.web.core.links import absolute_url, path_for
 from app.web.core.numbers import format_number
 from app.web.routes.devices import devices_context
 from app.web.services import gamesfile
+from app.web.services.boardpage import NO_STORE
 from app.web.services.transfer import FileDownload
 from app.web.views.statsview import (
     daily_figures,
@@ -71,6 +77,7 @@ def render_stats(request: Request, session: Session, player_id: str, *, page: in
     }
     if stats is not None:
         by_difficulty = wins_by_difficulty(won_deals(session, player_id))
+        importing = import_state(session, player_id)
         context |= {
             "name": display_name(session, player_id),
             "listed": is_listed(session, player_id),
@@ -93,10 +100,48 @@ def render_stats(request: Request, session: Session, player_id: str, *, page: in
                 for variant in VARIANTS if stats.variants[variant].played
             ],
             "unplayed": [variant for variant in VARIANTS if not stats.variants[variant].played],
+            "import_state": importing,
         }
+        if importing and importing["state"] == "running":
+            context["refresh"] = path_for(request, "stats")  # until it has ended
     if only_history:
-        return templates.TemplateResponse(request, "stats.html", context, block_name="history")
-    return templates.TemplateResponse(request, "stats.html", context, status_code=status_code)
+        return templates.TemplateResponse(request, "stats.html", context, block_name="history",
+                                          headers=NO_STORE)
+    return templates.TemplateResponse(request, "stats.html", context, status_code=status_code,
+                                      headers=NO_STORE)
+
+
+IMPORT_SHOWN_FOR = timedelta(hours=1)
+"""How long the statistics page tells how the last import ended."""
+
+
+def import_state(session, player_id: str) -> dict[str, str] | None:
+    """The player's last import as the statistics page shows it: running (the page reloads
+    itself until it ends), done, refused (why, in the reader's language) or cut off; nothing
+    once it ended over an hour ago."""
+    row = import_progress(session, player_id)
+    if row is None:
+        return None
+    now = utcnow()
+    if row.state == "running":
+        if as_utc(row.started_at) > now - RUNNING_FOR_AT_MOST:
+            return {"state": "running",
+                    "text": _("Importing your file: this page shows how it ended when it is "
+                              "done.")}
+        return {"state": "refused", "text": _("Your last import did not finish: please try "
+                                              "again.")}
+    if row.finished_at is None or as_utc(row.finished_at) < now - IMPORT_SHOWN_FOR:
+        return None
+    if row.state == "done":
+        return {"state": "done", "added": str(row.added), "skipped": str(row.skipped),
+                "text": what_was_done(reset=None, imported=row.added, skipped=row.skipped,
+                                      linked=None, revoked=None, signed_out=None) or ""}
+    if row.refused == "failed":
+        return {"state": "refused", "text": _("That could not be finished: please try again.")}
+    values = json.loads(row.refused_values or "{}")
+    return {"state": "refused", "text": _("This file cannot be imported: %(why)s",
+                                          why=gamesfile.refusal(gamesfile.ImportDone(
+                                              refused=row.refused, values=values)))}
 
 
 @router.get("/stats", response_class=HTMLResponse, name="stats")
@@ -176,7 +221,8 @@ def set_name(request: Request, session: SessionDep, player_id: PlayerDep,
 @router.get("/stats/reset", response_class=HTMLResponse, name="confirm_reset")
 def confirm_reset(request: Request, session: SessionDep, player_id: PlayerDep) -> Response:
     stats = statistics(session, player_id)
-    return templates.TemplateResponse(request, "reset.html", {"total": stats.total})
+    return templates.TemplateResponse(request, "reset.html", {"total": stats.total},
+                                      headers=NO_STORE)
 
 
 @router.post("/stats/reset", name="reset")

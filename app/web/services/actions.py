@@ -299,7 +299,7 @@ def retry(session: Session, loaded: LoadedGame, player_id: str, before: int) -> 
                              rated=False)
         if moves:
             save_position(session, record, Game.replay(game.deal, game.goal, game.passes,
-                                                       moves))
+                                                       moves), paced=False)
         return record, abandoned, True
 
     return _committed_start(session, player_id, make)

@@ -259,7 +259,7 @@ async def give_hint(request: Request, session: Session, player_id: str,
         advice, until = await solving.advise(session, loaded, player_id)
     except IllegalMove as exc:
         return answer(request, loaded, player_id, refusal(exc.refusal))
-    except solving.SolverBusy as exc:
+    except (solving.SolverBusy, solving.HintKeptBack) as exc:
         return answer(request, loaded, player_id, Notice(str(exc), refused=True))
     move = advice.move
     return answer(request, loaded, player_id, Notice(

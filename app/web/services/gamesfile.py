@@ -213,7 +213,7 @@ REFUSALS: dict[str, LazyProxy | Counted] = {
     "too_large": _l("The file is over %(megabytes)s MB."),
     "too_many": counted("An import holds at most %(count)s game.",
                         "An import holds at most %(count)s games."),
-    "not_json": _l("This is not a JSON file from \u201cExport JSON\u201d."),
+    "not_json": _l("This is not a JSON file from \u201cDownload JSON\u201d."),
     "too_deep": _l("This file is not an export of your games (it is nested too deeply)."),
     "no_games": _l("This file is not an export of your games (no games, or no signature)."),
     "changed": _l("This file was changed after it was exported (or comes from another "

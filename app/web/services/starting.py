@@ -9,11 +9,12 @@ of its own (``confirm.html``), so no link, reload or stray click costs a player 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 
 from fastapi import Form, Query, Request
 from fastapi.responses import Response
+from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import Session
 
 from app.engine import (
@@ -208,5 +209,42 @@ def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
 def today() -> datetime:
     """The daily calendar's moment (``utcday``, where tests pin it)."""
     return utcday.today()
+
+
+OFFLINE_SYNC_HOURS = 12
+"""A deal of the day begun without network counts for its day when its first batch reaches
+the server within this many hours after the day ended (and from a page or pack drawn on or
+before that day: ``drawn_stamp``); later, it is a late one (no crown, no streak)."""
+
+
+def _drawn_signer(request: Request) -> URLSafeSerializer:
+    return URLSafeSerializer(request.app.state.settings.secret_key, salt="pyramid.drawn")
+
+
+def drawn_stamp(request: Request) -> str:
+    """What a deal of the day's page, and the offline pack, carry to the first batch: the day
+    (UTC) the server drew them, signed."""
+    return _drawn_signer(request).dumps(today().date().isoformat())
+
+
+def drawn_day(request: Request, stamp: str | None) -> date | None:
+    """The day a ``drawn_stamp`` was made, or None for none, or one this server did not sign."""
+    if not stamp:
+        return None
+    try:
+        return date.fromisoformat(_drawn_signer(request).loads(stamp))
+    except (BadSignature, ValueError, TypeError):
+        return None
+
+
+def counts_for_its_day(day: date, drawn: date | None) -> bool:
+    """Whether a game of ``day``'s deal begun without network, reaching the server now (after
+    its day), still counts as that day's: its page was drawn on or before the day, and it
+    arrives within ``OFFLINE_SYNC_HOURS`` of the day's end. What the server can check: a
+    page kept from the day and a solver's line posted within those hours passes."""
+    if drawn is None or drawn > day:
+        return False
+    ended = datetime.combine(day + timedelta(days=1), time(), tzinfo=UTC)
+    return today() < ended + timedelta(hours=OFFLINE_SYNC_HOURS)
 
 

@@ -26,7 +26,7 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -61,6 +61,7 @@ class Transfers:
         self._pool: ProcessPoolExecutor | None = None
         self._players: set[str] = set()
         self._addresses: Counter[str] = Counter()
+        self._jobs: set[asyncio.Task] = set()
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -97,35 +98,68 @@ class Transfers:
             if self._addresses[address] <= 0:
                 del self._addresses[address]
 
+    def admit(self, request: Request, player_id: str, kind: str) -> contextlib.ExitStack:
+        """A place in the queue (or 429), held until the returned stack is closed."""
+        address = request.client.host if request.client else "unknown"
+        admission = contextlib.ExitStack()
+        try:
+            admission.enter_context(self.admitted(player_id, address))
+        except PageError:
+            metrics.transfers.labels(kind, "refused").inc()
+            raise
+        return admission
+
     async def run(self, request: Request, player_id: str, work: Callable[..., T],
                   *args: Any) -> T:
         """``work(*args)`` in the worker process, once admitted (counted in the metrics by
         kind: ``import`` or ``export``, from the work's name)."""
-        address = request.client.host if request.client else "unknown"
         kind = "import" if "import" in work.__name__ else "export"
-        with contextlib.ExitStack() as admission:
-            try:
-                admission.enter_context(self.admitted(player_id, address))
-            except PageError:
-                metrics.transfers.labels(kind, "refused").inc()
-                raise
-            outcome, began = "failed", time.perf_counter()
-            metrics.transfers_in_progress.inc()
-            try:
-                done = await asyncio.get_running_loop().run_in_executor(
-                    self._executor(), work, *args)
-                outcome = "done"
-                return done
-            except BrokenProcessPool:
-                log.error("The transfer worker process died; starting a new one")
-                self.close()
-                raise PageError(503, _("Not available right now"),
-                                _("That could not be finished: please try again."),
-                                headers={"Retry-After": str(RETRY_AFTER)}) from None
-            finally:
-                metrics.transfers_in_progress.dec()
-                metrics.transfers.labels(kind, outcome).inc()
-                metrics.transfer_duration.labels(kind).observe(time.perf_counter() - began)
+        with self.admit(request, player_id, kind):
+            return await self._work(kind, work, *args)
+
+    def launch(self, admission: contextlib.ExitStack, work: Callable[..., T], *args: Any,
+               done: Callable[[T | None], Awaitable[None]]) -> None:
+        """``work(*args)`` in the worker process in the background, its place in the queue
+        (``admit``) held until it ends; then ``done(result)`` (None when it failed). An
+        import answers at once this way: a slow one never outlasts a proxy's timeout."""
+        kind = "import" if "import" in work.__name__ else "export"
+
+        async def job() -> None:
+            result: T | None = None
+            with admission:
+                try:
+                    result = await self._work(kind, work, *args)
+                except Exception:
+                    log.exception("A %s in the background failed", kind)
+            await done(result)
+
+        task = asyncio.get_running_loop().create_task(job())
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
+
+    async def _work(self, kind: str, work: Callable[..., T], *args: Any) -> T:
+        outcome, began = "failed", time.perf_counter()
+        metrics.transfers_in_progress.inc()
+        try:
+            done = await asyncio.get_running_loop().run_in_executor(
+                self._executor(), work, *args)
+            outcome = "done"
+            return done
+        except BrokenProcessPool:
+            log.error("The transfer worker process died; starting a new one")
+            self.close()
+            raise PageError(503, _("Not available right now"),
+                            _("That could not be finished: please try again."),
+                            headers={"Retry-After": str(RETRY_AFTER)}) from None
+        finally:
+            metrics.transfers_in_progress.dec()
+            metrics.transfers.labels(kind, outcome).inc()
+            metrics.transfer_duration.labels(kind).observe(time.perf_counter() - began)
+
+    async def settled(self) -> None:
+        """Wait for the transfers running in the background (the tests, a clean stop)."""
+        while self._jobs:
+            await asyncio.gather(*list(self._jobs), return_exceptions=True)
 
     def close(self) -> None:
         """Stop the worker process with the web process. ``shutdown(wait=False)`` alone left

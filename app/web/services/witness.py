@@ -11,16 +11,16 @@ analysis of a deal not in play is anyone's), so what is counted is their use:
 
 - **Written down, on any deal:** every hint the solver gives (``note_hint``), and every move
   of a winning line shown (``note_line``: an analysis's solution and better move, a replay's
-  ``win_from`` line, a retry's better move), each with the position it is played from
-  (deal, rules, cards left, stock, waste and pass: any order of moves that reaches it), who
-  was shown it, a hash of the address they asked from (the address the budget keys a client
-  by: ``budget.current_client``) and the game it came from (``given_hints``, kept
-  ``KEPT_DAYS``).
+  ``win_from`` line, a retry's better move), each with the position it is played from (its
+  cards alone: the pyramid, the stock and the waste, so any order of moves that reaches it,
+  under any rules: hints given under 2 passes won a 3-pass daily), who was shown it, a hash
+  of the address they asked from (the address the budget keys a client by:
+  ``budget.current_client``) and the game it came from (``given_hints``, kept ``KEPT_DAYS``).
 - **Watched:** a game whose result others see: one answering a challenge (``games.challenge``)
-  or of a deal still in play for a day's result (``spoilers.kept_private``). When it plays,
-  from such a position, a move written down there from *another game*, for *its player*
-  (from anywhere) or for *anyone at the same address*, it counts one more hint for each such
-  move and is no longer ranked (``games.ranked``): it counts for its player, its time and
+  or of a numbered deal (on "How others did on this deal", the daily's among them). When it
+  plays, from such a position, a move written down there from *another game*, for *its
+  player* (from anywhere) or for *anyone at the same address*, it counts one more hint for
+  each such move and is no longer ranked (``games.ranked``): it counts for its player, its time and
   score are not compared with others'. Hints asked in the game itself count as they are
   asked, as ever.
 
@@ -41,8 +41,8 @@ from app import odds
 from app.engine import Game, Move
 from app.store import GameRecord, moves_known_elsewhere, note_given_hint, note_shown_line
 from app.store.models import utcnow
+from app.store.pace import not_ranked
 from app.web.core.budget import current_client
-from app.web.services import spoilers
 
 KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
 """How long a move given or shown is kept: a deal is in play from the day it is told ahead to
@@ -50,14 +50,15 @@ the day after its own (``odds.in_play``); a challenge is answered, most often, w
 
 
 def position_key(game: Game) -> str:
-    """The position as the solver sees it (what the solver's own cache keys it by), hashed:
-    the same for every order of moves that reaches it."""
+    """The position by its cards alone (the pyramid, the stock, the waste), hashed: the same
+    for every order of moves that reaches it, and under every rule set (a line found with
+    fewer passes also wins with more, a whole-deck line's first part wins the standard goal:
+    a move shown under some rules is known under the others)."""
 
     def cards(row) -> str:
         return ",".join(card.name if card is not None else "-" for card in row)
 
-    text = "|".join((game.goal.value, str(game.passes), str(game.pass_number),
-                     cards(game.pyramid), cards(game.stock), cards(game.waste)))
+    text = "|".join(("cards", cards(game.pyramid), cards(game.stock), cards(game.waste)))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -70,10 +71,11 @@ def address_key() -> str | None:
     return hashlib.sha256(b"pyramid.address:" + client.address.encode()).hexdigest()[:64]
 
 
-def watched(record: GameRecord, game: Game) -> bool:
-    """Whether ``record``'s result is one others see: it answers a challenge, or its deal is
-    still in play for a day's result."""
-    return bool(record.challenge) or spoilers.kept_private(game)
+def watched(record: GameRecord) -> bool:
+    """Whether ``record``'s result is one others see: it answers a challenge, or it is on a
+    numbered deal's results ("How others did on this deal", the deal of the day's among
+    them)."""
+    return bool(record.challenge) or record.deal_number is not None
 
 
 def _window() -> tuple[datetime, datetime]:
@@ -127,7 +129,7 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     in the same position, when its result is one others see (``watched``); each counts as a
     hint of this game, and makes it not ranked. Returns how many."""
     address = address_key()
-    if address is None or not game.moves or not watched(record, game):
+    if address is None or not game.moves or not watched(record):
         return 0
     stored = record.moves.split() if record.moves else []
     texts = [move.to_text() for move in game.moves]
@@ -143,7 +145,7 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     borrowed = sum(1 for pair in asked if pair in known)
     if borrowed:
         record.hints_used = (record.hints_used or 0) + borrowed
-        record.ranked = False
+        not_ranked(record, "known")
     return borrowed
 
 

@@ -117,6 +117,10 @@ class GameState(BaseModel):
                                       "of the day replayed): not in the statistics")
     ranked: bool = Field(description="False when its time and score are not ranked against "
                                      "others'; it counts all the same (docs/players.md)")
+    unranked_why: Literal["untimed", "known", "fast"] | None = Field(
+        default=None, description="Why it is not ranked: the server did not time it, it "
+        "played moves known beforehand, or its moves came faster than a person plays "
+        "(docs/players.md); null when ranked")
     timed_by: Literal["server", "player"] = Field(description="Whose clock timed the game")
     elapsed_seconds: int
     paused_seconds: int = Field(description="What the game's pauses leave out of its time: "

@@ -379,8 +379,18 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "daily": record.daily.isoformat() if record.daily else None,
         "counted": bool(record.rated),
         "ranked": getattr(record, "ranked", True) is not False,
+        "unranked_why": unranked_why(record),
         "timed_by": "server" if getattr(record, "timed", True) is not False else "player",
         "elapsed_seconds": elapsed,
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,
     }
+
+
+def unranked_why(record) -> str | None:
+    """Why a game is not ranked: ``untimed``, ``known`` or ``fast`` (None when ranked); a
+    game made not ranked before the reason was kept is read from ``timed``."""
+    if getattr(record, "ranked", True) is not False:
+        return None
+    return getattr(record, "unranked_why", None) or (
+        "untimed" if getattr(record, "timed", True) is False else "known")

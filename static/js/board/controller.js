@@ -17,7 +17,7 @@ import { ask, focusCard, roving } from "./input.js";
 import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
 import { device } from "../solver/device.js";
 import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
-import { Remote } from "./remote.js";
+import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
 import { hintSteps, isHintStep, syncer } from "./sync.js";
@@ -38,7 +38,7 @@ export class Board {
     this.canPlay = canPlay;
     this.local = new LocalGame({ ...record, moves: record.server.moves,
       hints: record.server.hints + hintSteps(record.steps), undos: record.server.undos,
-      status: record.server.status });
+      status: statusOf(record) });
     for (const step of record.steps) {
       if (!isHintStep(step.text)) this.local.apply(stepOf(step.text));
     }
@@ -124,6 +124,11 @@ export class Board {
       return this.step(move, input.at);
     }
     if (kind === "undo") return this.step(UNDO, input.at);
+    if (kind === "redo") {  // the move undo took back, played again as any move is
+      const move = this.local.redoMove;
+      if (move) return this.step(move, input.at);
+      this.say(say("nothing_to_redo"), true);
+    }
   }
 
   press(name, at) {

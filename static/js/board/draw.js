@@ -250,6 +250,11 @@ export function drawBoard(board, local, marks, { canPlay }) {
 
   const undo = board.querySelector('[data-action="undo"]');
   if (undo) undo.disabled = !(canMove && game.moves.length > 0);
+  const redo = board.querySelector('[data-action="redo"]');
+  if (redo) {  // the script's own: without it there is nothing to redo
+    redo.hidden = false;
+    redo.disabled = !(canMove && local.redoMove);
+  }
   const hint = board.querySelector('[data-action="hint"]');
   if (hint) hint.disabled = !canMove;
   const pause = board.querySelector('[data-action="pause"]');

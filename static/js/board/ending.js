@@ -11,7 +11,16 @@ import { deviceCoach, hintsOffered } from "./ondevice.js";
 
 function place(board, banner) {
   const old = board.root.querySelector("[data-banner]");
+  const active = document.activeElement;
+  // The focus was on the board (a card the last move took away, or the banner being
+  // replaced): it goes to the end card's first control, never to the page's top.
+  const onBoard = !active || active === document.body || board.root.contains(active);
   if (old) old.replaceWith(banner); else board.root.append(banner);
+  if (board.endedHere && onBoard) {
+    const first = banner.querySelector(".banner-actions :is(button, a[href])")
+      || banner.querySelector("summary");
+    first?.focus({ preventScroll: true });
+  }
 }
 
 /** The banner drawn here: what the engine knows of the end. */
@@ -73,8 +82,11 @@ async function serverBanner(board) {
 
 let asked = 0;
 
-export async function showEnding(board) {
+/** Show how the game ended (`endedHere`: it ended on this page, by the player's input: the
+ * focus goes to the end card). */
+export async function showEnding(board, { endedHere = false } = {}) {
   if (board.local.playing) return;
+  if (endedHere) board.endedHere = true;
   const ask = ++asked;
   const confirmed = board.record.id && !board.record.steps.length;
   const shown = board.root.querySelector("[data-banner]");

@@ -4,7 +4,7 @@
  * must not lose it), a drag of one card onto its partner, and the keys.
  *
  * Keys: Tab enters the board once and the arrows move between the free cards; Enter or Space
- * presses the focused card; D draws (or recycles), U undoes, H asks a hint, S and W take the
+ * presses the focused card; D draws (or recycles), U undoes, R redoes, H asks a hint, S and W take the
  * stock's and the waste's card, P pauses, Esc drops the selection. */
 
 import { closestTo } from "./dom.js";
@@ -25,7 +25,7 @@ function freeCards(board) {
 function inputOf({ name, value, action }) {
   if (name === "card") return { kind: "card", card: value };
   if (name === "action") return { kind: value };
-  return ["undo", "hint", "finish", "play-hint"].includes(action) ? { kind: action } : null;
+  return ["undo", "redo", "hint", "finish", "play-hint"].includes(action) ? { kind: action } : null;
 }
 
 function inputFor(control) {
@@ -39,7 +39,7 @@ function inputForKey(key) {
   if (lower === "p") return { kind: "pause" };
   if (lower === "Escape") return { kind: "deselect" };
   if (lower === "s" || lower === "w") return { kind: "pile", pile: lower === "s" ? "stock" : "waste" };
-  const simple = { d: "stock", u: "undo", h: "hint", f: "finish", n: "play-hint" }[lower];
+  const simple = { d: "stock", u: "undo", r: "redo", h: "hint", f: "finish", n: "play-hint" }[lower];
   return simple ? { kind: simple } : null;
 }
 
@@ -60,7 +60,7 @@ export function listen(board) {
 
   document.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || !playableBoard()) return;
-    const control = closestTo(event, "#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled]), #board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
+    const control = closestTo(event, "#board[data-play] [data-board-form] button:not([disabled]), #board[data-play] button[data-card]:not([disabled]), #board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint], #board[data-play] button[data-action=redo]:not([disabled])");
     if (!control) return;
     const input = inputFor(control);
     if (!input) return;
@@ -76,7 +76,7 @@ export function listen(board) {
   document.addEventListener("click", (event) => {
     const form = closestTo(event, "#board[data-play] [data-board-form]");
     if (form && event.detail > 0) event.preventDefault();
-    const helper = closestTo(event, "#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint]");
+    const helper = closestTo(event, "#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint], #board[data-play] button[data-action=redo]");
     if (helper && event.detail === 0) board.take(inputFor(helper));
   }, true);
   document.addEventListener("submit", (event) => {

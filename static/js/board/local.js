@@ -45,6 +45,7 @@ export class LocalGame {
     this.undos = data.undos || 0;
     this.abandoned = data.status === GameStatus.ABANDONED.value;
     this.selected = null;
+    this.redoable = [];  // the moves undone since the last new move, the next one last
   }
 
   get status() {
@@ -92,6 +93,11 @@ export class LocalGame {
     return game.stock.length || !game.isLegal(Move.recycle()) ? Move.draw() : Move.recycle();
   }
 
+  /** The move redo plays: the last one undone, while no new move has been made since. */
+  get redoMove() {
+    return this.playing ? this.redoable[this.redoable.length - 1] || null : null;
+  }
+
   /** Whether `step` may be played now (null), or why not: the engine's refusal, or (an undo)
    * the board's own sentence ("" on an ended game: nothing to say). */
   whyNot(step) {
@@ -109,10 +115,16 @@ export class LocalGame {
       const undone = game.undo();
       this.undos += 1;
       this.selected = null;
+      this.redoable.push(undone);
       return new Played(step, { undone, message: tookBack(undone) });
     }
     const drawn = step.op === Op.DRAW ? game.stockTop : null;
     game.play(step);
+    // The move redo would play is played again (by redo or by hand): the next one waits. Any
+    // other move starts a new line, and what redo could play is gone.
+    const next = this.redoable[this.redoable.length - 1];
+    if (next && next.toText() === step.toText()) this.redoable.pop();
+    else this.redoable = [];
     if (this.selected !== null && !this.isFree(this.selected)) {
       this.selected = null;  // drawn over, or gone with the move
     }
@@ -143,6 +155,7 @@ export class LocalGame {
     this.undos = undos;
     this.abandoned = status === GameStatus.ABANDONED.value;
     this.selected = null;
+    this.redoable = [];
   }
 }
 

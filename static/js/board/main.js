@@ -33,8 +33,8 @@ function json(id) {
 /** Nothing to show with no network: say so in one sentence, where the game would be. */
 function notHere(why, home) {
   const game = document.querySelector(".game");
-  const note = document.createElement("p");
-  note.className = "notice";
+  const note = document.createElement("h1");  // the page's heading: what it cannot show
+  note.className = "notice needs-network";
   note.setAttribute("data-needs-network", why);
   note.textContent = say(why);
   const link = document.createElement("a");
@@ -58,6 +58,13 @@ function nameTheGame(root, record) {
   root.dataset.deal = record.deal.number || "";
   root.dataset.goal = record.goal;
   root.dataset.passes = String(record.passes);
+}
+
+/** The shell's board is the game's now: its inputs are played (data-play). */
+function shown(root, record) {
+  root.setAttribute("data-play", record.id ? record.urls.play : record.start.url);
+  root.dataset.game = record.id || "";
+  root.removeAttribute("data-shell");
 }
 
 /** Ask before a game begun here leaves the game in progress (it counts as abandoned). */
@@ -85,25 +92,26 @@ async function boot() {
       || { routes: { home: root.dataset.homeUrl, board: root.dataset.boardUrl }, random_deal_max: 1e9 };
     found = fromAddress(shell);
     if (found.missing) { notHere(found.missing, shell.routes.home); return; }
-    if (found.record.leaves && !found.record.steps.length && inProgress(found.record.key)) {
-      if (!(await askToLeave(found.record))) return;
-    }
     nameTheGame(root, found.record);
-    root.setAttribute("data-play", found.record.id ? found.record.urls.play : found.record.start.url);
-    root.dataset.game = found.record.id || "";
-    root.removeAttribute("data-shell");
   }
-  if (!root.hasAttribute("data-play")) return;  // someone else's game, or a replay
+  if (!data && !found.record.leaves) shown(root, found.record);
+  if (data && !root.hasAttribute("data-play")) return;  // someone else's game, or a replay
   const practice = Boolean(data?.learn);
   const board = new Board(root, found.record, { canPlay: data ? data.can_play : true,
     notKept: found.notKept, practice });
+  // The deal asked for is on the board behind the question, not the shell's.
+  if (!data && found.record.leaves) {
+    if (!found.record.steps.length && inProgress(found.record.key)
+        && !(await askToLeave(found.record))) return;
+    shown(root, found.record);
+  }
   if (!practice && (found.notKept || found.record.steps.length)) saved.put(found.record);
   if (data?.hinted?.length && !found.record.steps.length) board.marked(data.hinted);
   window.pyramidBoard = board;
   listen(board);
   if (practice) teach(board);
   replayEarly(board);
-  window.addEventListener("pyramid:ended", () => showEnding(board));
+  window.addEventListener("pyramid:ended", () => showEnding(board, { endedHere: true }));
   if (!board.local.playing) showEnding(board);
   else if (!board.local.game.moves.length) board.drawer.motion.deal();
   if (!practice) board.remote.lookAgain();  // a page kept by the browser may be older than the game

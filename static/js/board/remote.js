@@ -53,7 +53,7 @@ export class Remote {
       const selected = local.selected;
       local.reset(moves, { hints: local.hints,
         undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
-        status: fresh.server.status });
+        status: statusOf(fresh) });
       if (selected && local.isFree(selected)) local.selected = selected;
       if (!fresh.steps.length) {
         board.clock.set(fresh.server.elapsed ?? board.clock.seconds(),
@@ -68,6 +68,11 @@ export class Remote {
 
   /** The syncer's word on a batch of a game (this board's, or another's). */
   answered(record, { agreed, notKept, answer, newUrl, key }) {
+    // The game begun for this one is stored: the server has abandoned this one meanwhile.
+    if (record.leaves && record.leaves === this.board.record.key && record.id) {
+      this.lookAgain();
+      return;
+    }
     const mine = this.board.record.key;
     if (key !== mine && record.key !== mine && record.was !== mine) return;
     const wasLocal = !this.board.record.id;
@@ -99,6 +104,7 @@ export class Remote {
     } catch {
       return;
     }
+    await drawer.motion.settled();  // never redrawn under cards in flight (a busy CPU's frames)
     const fresh = document.createElement("template");
     fresh.innerHTML = html;
     const board = fresh.content.querySelector("#board");
@@ -263,6 +269,12 @@ export class Remote {
     if (message) board.drawer.say(message);
     if (!board.local.playing) board.ended();
   }
+}
+
+/** A kept game's status: the server's, but a game its player agreed to leave for another
+ * (begun while offline, not stored yet) is abandoned already: it takes no more moves. */
+export function statusOf(record) {
+  return record.left && afterAll(record).length ? "abandoned" : record.server.status;
 }
 
 /** The moves a kept game shows: the server's, and the steps played since. */

@@ -146,8 +146,10 @@ export function fromAddress(shell) {
     if (!deal) return { missing: "needs_network" };
     const kept = saved.all().find((r) => r.page === here() && r.daily === day && localStatus(r) === PLAYING);
     if (kept) return { record: kept };
+    const drawn = saved.extra("pack")?.drawn;  // the day the server drew the pack, signed
     const startUrl = `${shell.routes.daily_play}?goal=${encodeURIComponent(goal)}`
-      + `&passes=${encodeURIComponent(passes)}&day=${day}`;
+      + `&passes=${encodeURIComponent(passes)}&day=${day}`
+      + (drawn ? `&drawn=${encodeURIComponent(drawn)}` : "");
     return { record: begun(Deal.fromNumber(BigInt(deal)), goal, passes, { startUrl, daily: day }) };
   }
   return { missing: "needs_network" };
