@@ -5,7 +5,7 @@ own hints are (docs/players.md)."""
 
 from __future__ import annotations
 
-from app.engine import Deal, Game, Move
+from app.engine import Deal, Game, Move, score
 from app.engine.solver import hint
 
 from .helpers import game_for, start_deal
@@ -24,22 +24,41 @@ def batch(client, game_id: str, steps: list[str], input_id: str):
 
 
 def test_a_device_hint_counts_as_the_servers_own(client, other_client):
-    """Two players, one deal: one asks the server for a hint, the other's page works it out;
-    both play it. Same move, same hints_used, same score."""
+    """One player asks the server for a hint, another's page works one out (on another deal:
+    see the next test for the same one); both play it. Each game counts one hint, and its score
+    loses what a hint costs."""
     asked = start_deal(client, 617, "wholedeck")
     served = Move.from_dict(client.post(f"/api/games/{asked}/hint").json()["move"])
     assert client.post(f"/api/games/{asked}/moves", json=served.to_dict()).status_code == 200
 
-    device = start_deal(other_client, 617, "wholedeck")
-    on_device = hint(game_for(other_client, device)).move
-    assert on_device == served
+    device = start_deal(other_client, 618, "wholedeck")
+    game = game_for(other_client, device)
+    on_device = hint(game).move
+    assert on_device is not None
     answer = batch(other_client, device, [f"hint:{on_device.to_text()}", on_device.to_text()],
                    "devicehint0:1")
     assert answer.status_code == 200, answer.text
     assert answer.json()["hints"] == 1
-    mine, theirs = state(other_client, device), state(client, asked)
-    assert mine["hints_used"] == theirs["hints_used"] == 1
-    assert mine["moves"] == theirs["moves"] and mine["score"] == theirs["score"]
+    game.play(on_device)
+    for player, game_id, position in ((client, asked, game_for(client, asked)),
+                                      (other_client, device, game)):
+        got = state(player, game_id)
+        assert got["hints_used"] == 1
+        assert got["score"] == score(position, hints=1).total
+
+
+def test_a_device_hint_is_written_down_as_the_servers_are(client, other_client):
+    """A hint the device gave is a move shown (docs/players.md): another game at the same
+    address that plays it from the same position counts it as a hint and is not ranked, as it
+    would for a hint the server gave."""
+    shown = start_deal(client, 617, "wholedeck")
+    move = hint(game_for(client, shown)).move
+    assert move is not None
+    assert batch(client, shown, [f"hint:{move.to_text()}"], "devicehint0:5").status_code == 200
+    other = start_deal(other_client, 617, "wholedeck")
+    assert batch(other_client, other, [move.to_text()], "devicehint0:6").status_code == 200
+    got = state(other_client, other)
+    assert got["hints_used"] == 1 and got["ranked"] is False
 
 
 def test_a_device_hint_in_a_game_begun_offline_is_counted_once_it_arrives(client):
