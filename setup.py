@@ -12,9 +12,9 @@ ARGS = ["-O3", "-std=c99", "-flto"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     ARGS.append("-mpopcnt")
 
-SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_tables", "_moves", "_prune", "_word",
-                                                 "_apex", "_cone", "_search", "_starts", "_par",
-                                                 "_playout")]
+SOURCES = [f"app/engine/{name}.c" for name in ("_solver", "_position", "_tables", "_moves",
+                                                 "_prune", "_word", "_apex", "_cone", "_search",
+                                                 "_starts", "_par", "_playout")]
 
 HEADERS = [f"app/engine/{name}.h" for name in ("_core", "_tables", "_shapes", "_pays")]
 

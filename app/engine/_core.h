@@ -1,7 +1,7 @@
 /*
  * The solver's core, shared by its C files: the position, the rules, the tables of a deal.
  *
- *   _solver.c  the Python module: reads a position, runs a search, hands back the answer;
+ *   _solver.c  the Python module, _wasm.c the WebAssembly one (both via _position.c);
  *   _tables.c  the hash tables the searches keep (declared in _tables.h);
  *   _pays.h    the dead-end tests asked only while they pay: the policy and its numbers;
  *   _moves.c   the legal moves, and the moves safe to play at once (with their proofs);
@@ -388,9 +388,13 @@ void starts_free(Starts *s);
 enum { ASK_CONE = 1, ASK_APEX_WORD = 2, ASK_APEX_GATED = 4 };
 int pruned(Ctx *c, const Pos *p, uint64_t *relaxed, unsigned ask);
 int decide(Ctx *c, Pos p);
-/* _par.c */
-int par_search(Ctx *c, Pos p);
-/* _playout.c */
-int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left);
+int par_search(Ctx *c, Pos p);                                   /* _par.c */
+int playout(Ctx *c, Pos p, uint64_t *rng, int record, int *left); /* _playout.c */
+/* _position.c: a position read into a context; a solve (1 won, 0 lost, -1 limit, -2 memory). */
+enum { LOAD_MALFORMED = 1, LOAD_NO_MEMORY = 2 };
+Ctx *ctx_load(const uint8_t *pyr, int pyr_len, const uint8_t *tal, int n, int top, int pass,
+              int passes, int whole, int overlap, int flags, long long limit, Pos *out, int *err);
+int ctx_solve(Ctx *c, Pos p, int shortest);
+void ctx_free(Ctx *c);
 
 #endif

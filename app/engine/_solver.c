@@ -1,62 +1,15 @@
 /*
  * The solver's C core as a Python module: solve(...) reads one position and its rules, runs
  * the decision search (_search.c) or the par search (_par.c) with the GIL released, and hands
- * back (status, moves, nodes); playouts(...) plays random games from one (_playout.c). The
- * position encoding is in _core.h; the argument for every pruning is in the header of the file
- * that does it (_moves.c, _prune.c, _word.c, _apex.c, _cone.c, _search.c, _par.c).
+ * back (status, moves, nodes), through _position.c (which _wasm.c, the WebAssembly module,
+ * shares); playouts(...) plays random games from one (_playout.c). The position encoding is in
+ * _core.h; the argument for every pruning is in the header of the file that does it (_moves.c,
+ * _prune.c, _word.c, _apex.c, _cone.c, _search.c, _par.c).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "_core.h"
-
-/* Which pairs of locations could ever be removed together: values making 13, and for two
- * pyramid cards, neither covering the other (directly or not), except that with overlap pairs
- * a card and a card directly covering it can go together. */
-static void setup_tables(Ctx *c) {
-    for (int r = 0; r <= 6; r++) {
-        for (int col = 0; col <= r; col++) {
-            int i = r * (r + 1) / 2 + col;
-            c->cover[i][0] = r < 6 ? (uint8_t)(i + r + 1) : NONE;
-            c->cover[i][1] = r < 6 ? (uint8_t)(i + r + 2) : NONE;
-        }
-    }
-    int total = PYR + c->n;
-    for (int x = 0; x < total; x++) {
-        int v = c->val[x];
-        if (!v) continue;
-        c->of_value[v] |= 1ULL << x;
-        if (x < PYR && v == 13) c->pyramid_kings |= 1u << x;
-    }
-    for (int x = 0; x < total; x++) {
-        uint64_t m = 0;
-        for (int y = 0; y < total; y++) {
-            if (y == x || !c->val[x] || !c->val[y] || c->val[x] + c->val[y] != 13) continue;
-            if (x < PYR && y < PYR && (((CONE[x] >> y) & 1) || ((CONE[y] >> x) & 1))) {
-                int direct = c->cover[x][0] == y || c->cover[x][1] == y
-                             || c->cover[y][0] == x || c->cover[y][1] == x;
-                if (!(c->overlap && direct)) continue;
-            }
-            m |= 1ULL << y;
-        }
-        c->compat[x] = m;
-    }
-    for (int t = 0; t < c->n; t++) /* for class_key */
-        c->same_value[t] = (uint32_t)(c->of_value[c->val[PYR + t]] >> PYR);
-}
-
-static void free_ctx(Ctx *c) {
-    set_free(&c->lost);
-    starts_free(&c->starts);
-    free(c->relaxed.w);
-    set_free(&c->bound);
-    free(c->stacked.w);
-    free(c->word.w);
-    free(c->word_seen);
-    free(c->apex.w);
-    free(c->shapes);
-    free(c);
-}
 
 static PyObject *line_of(const Ctx *c) {
     PyObject *moves = PyList_New(c->depth);
@@ -72,51 +25,22 @@ static PyObject *line_of(const Ctx *c) {
     return moves;
 }
 
-/* Read a position (see _core.h) into a fresh context; NULL with a Python error set when the
- * arguments are malformed or memory runs out. The buffers are released either way. */
+/* Read a position (see _core.h) into a fresh context (_position.c); NULL with a Python error
+ * set when the arguments are malformed or memory runs out. The buffers are released either way. */
 static Ctx *load(Py_buffer *pyr_buf, Py_buffer *tal_buf, int top, int pass, int passes,
                  int wholedeck, int overlap, int flags, long long limit, Pos *out) {
-    Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) {
-        PyBuffer_Release(pyr_buf);
-        PyBuffer_Release(tal_buf);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    /* passes: 1..MAX_PASSES, or 0 for unlimited (then pass_index must be 0). */
-    int bad = pyr_buf->len != PYR || tal_buf->len > MAXTALON || top < 0 || top > tal_buf->len
-              || passes < 0 || passes > MAX_PASSES || pass < 0 || (passes ? pass >= passes : pass != 0);
-    Pos p = {0, 0, 0, pass, 0};
-    if (!bad) {
-        c->n = (int)tal_buf->len;
-        c->passes = passes;
-        c->wholedeck = wholedeck;
-        c->overlap = overlap;
-        c->flags = flags;
-        c->limit = limit;
-        const uint8_t *pv = pyr_buf->buf, *tv = tal_buf->buf;
-        for (int i = 0; i < PYR; i++) {
-            if (pv[i] > 13) bad = 1;
-            c->val[i] = pv[i];
-            if (pv[i]) p.pyr |= 1u << i;
-        }
-        for (int t = 0; t < c->n; t++) {
-            if (tv[t] < 1 || tv[t] > 13) bad = 1;
-            c->val[PYR + t] = tv[t];
-            p.rest |= 1u << t;
-            if (tv[t] >= 1 && tv[t] <= 12) p.counts += count_unit(tv[t]);
-        }
-        p.top = next_at(c, p.rest, top);
-    }
+    int error = 0;
+    Ctx *c = NULL;
+    if (tal_buf->len > MAXTALON)
+        error = LOAD_MALFORMED;
+    else
+        c = ctx_load(pyr_buf->buf, (int)(pyr_buf->len > PYR ? PYR + 1 : pyr_buf->len),
+                     tal_buf->buf, (int)tal_buf->len, top, pass, passes, wholedeck, overlap,
+                     flags, limit, out, &error);
     PyBuffer_Release(pyr_buf);
     PyBuffer_Release(tal_buf);
-    if (bad) {
-        free(c);
-        PyErr_SetString(PyExc_ValueError, "malformed position");
-        return NULL;
-    }
-    setup_tables(c);
-    *out = p;
+    if (error == LOAD_NO_MEMORY) PyErr_NoMemory();
+    else if (error) PyErr_SetString(PyExc_ValueError, "malformed position");
     return c;
 }
 
@@ -133,23 +57,17 @@ static PyObject *py_solve(PyObject *Py_UNUSED(self), PyObject *args, PyObject *k
     Pos p;
     Ctx *c = load(&pyr_buf, &tal_buf, top, pass, passes, wholedeck, overlap, flags, limit, &p);
     if (!c) return NULL;
-    uint64_t ignored = KEY_PASS | KEY_CONTEXT;
-    if (!set_init(&c->lost, 0, ignored) || !set_init(&c->bound, 1, ignored)) {
-        free_ctx(c);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = ctx_solve(c, p, shortest);
+    Py_END_ALLOW_THREADS
+    if (status == -2) {
+        ctx_free(c);
         return PyErr_NoMemory();
     }
-    int result;
-    Py_BEGIN_ALLOW_THREADS
-    result = decide(c, p);
-    if (result == 1 && shortest && !c->aborted) {
-        set_free(&c->lost); /* the decision search's table is not needed any more */
-        result = par_search(c, p) >= 0; /* -1 only when the node limit stopped it */
-    }
-    Py_END_ALLOW_THREADS
-    int status = c->aborted ? -1 : result;
     PyObject *moves = status == 1 ? line_of(c) : PyList_New(0);
     long long nodes = c->nodes;
-    free_ctx(c);
+    ctx_free(c);
     if (!moves) return NULL;
     return Py_BuildValue("(iNL)", status, moves, nodes);
 }
@@ -174,7 +92,7 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
     if (!c) return NULL;
     PyObject *lines = record ? PyList_New(0) : Py_NewRef(Py_None);
     if (!lines) {
-        free(c);
+        ctx_free(c);
         return NULL;
     }
     uint64_t rng = seed;
@@ -190,7 +108,7 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
             if (!item || PyList_Append(lines, item) < 0) {
                 Py_XDECREF(item);
                 Py_DECREF(lines);
-                free(c);
+                ctx_free(c);
                 return NULL;
             }
             Py_DECREF(item);
@@ -203,7 +121,7 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
         }
         Py_END_ALLOW_THREADS
     }
-    free(c);
+    ctx_free(c);
     return Py_BuildValue("(llN)", wins, left_total, lines);
 }
 

@@ -90,6 +90,7 @@ def test_a_winnable_only_game_is_won_by_following_the_hints(page):
         if page.get_attribute("#board", "data-status") != "playing":
             break
     assert page.get_attribute("#board", "data-status") == "won"
+    settled(page)  # the hints the device gave are steps of the batches: all sent
     state = page.request.get(f"/api/games/{game_id}").json()
     assert state["winnable_only"] is True and state["hints_used"] == len(state["moves"])
     # The choice is remembered for the next new game.

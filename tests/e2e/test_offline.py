@@ -68,7 +68,10 @@ def test_moves_without_network_an_undo_and_a_reload_then_every_move_is_saved(pag
     assert page.request.get(f"/api/games/{game_id(page)}").json()["score"] == 0
 
 
-def test_hints_say_they_need_the_network(page):
+def test_hints_say_they_need_the_network_where_the_device_cannot_solve(page):
+    """A browser with no Web Worker has no solver of its own (tests/e2e/test_device_solver.py:
+    with one, the hint comes from the device): with no network it says so."""
+    page.add_init_script("delete window.Worker;")
     start_game(page, 42)
     settled(page)
     page.context.set_offline(True)

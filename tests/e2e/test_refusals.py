@@ -39,6 +39,7 @@ def page(browser, stingy_server):
 
 
 def test_a_refused_hint_says_why_and_the_board_plays_on(page):
+    page.add_init_script("delete window.Worker;")  # no solver on the device: the server's hint
     start_game(page, 617)
     message = page.locator("#message")
     page.keyboard.press("h")  # the one search this player has

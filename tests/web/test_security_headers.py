@@ -11,9 +11,9 @@ from tests.conftest import make_settings
 
 from .conftest import add_test_routes
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
-       "form-action 'self'; object-src 'none'")
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+       "base-uri 'self'; form-action 'self'; object-src 'none'")
 HSTS = "max-age=31536000; includeSubDomains"
 
 

@@ -266,13 +266,17 @@ def test_a_transfers_work_takes_no_core_a_request_wants(sqlite_url, monkeypatch)
 
 
 @pytest.fixture(autouse=True)
-def _no_leftover_exports(tmp_path_factory):
-    """Every export's temporary file is removed once sent."""
+def _no_leftover_exports(tmp_path, monkeypatch):
+    """Every export's temporary file is removed once sent. Exports are written on a thread of
+    this process, into a folder of this test's own (other tests export at the same moment in
+    the suite's other workers)."""
     import tempfile
 
-    before = set(Path(tempfile.gettempdir()).glob("pyramid-export-*"))
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     yield
-    assert set(Path(tempfile.gettempdir()).glob("pyramid-export-*")) <= before
+    assert not list(folder.glob("pyramid-export-*"))
 
 
 def test_an_import_is_answered_at_once_and_its_progress_shown(client, other_client, app,

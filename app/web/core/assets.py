@@ -33,8 +33,8 @@ BAR_COLOURS = {
 static/css/themes.css paints it (``--felt-dark``); black in high contrast."""
 SHELL_FILES = ("css/pyramid.css", "css/themes.css", "js/pyramid.js", "js/sound.js",
                "js/preferences.js", "js/site.js", "vendor/htmx-2.0.11.min.js",
-               "vendor/idiomorph-0.8.0/idiomorph-ext.min.js")
-SHELL_FOLDERS = ("js/board", "js/engine", "icons")
+               "vendor/idiomorph-0.8.0/idiomorph-ext.min.js", "wasm/solver.wasm")
+SHELL_FOLDERS = ("js/board", "js/engine", "js/solver", "icons")
 
 
 def _release() -> str:

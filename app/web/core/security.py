@@ -69,8 +69,10 @@ BY_ADDRESS = frozenset({"/healthz", "/metrics"})
 # --- headers -------------------------------------------------------------------------------
 def security_headers(app: ASGIApp, settings: Settings) -> ASGIApp:
     """``app`` with the security headers added to every answer."""
+    # 'wasm-unsafe-eval': the solver's worker compiles static/wasm/solver.wasm (it allows
+    # WebAssembly only, never a string of JavaScript run as code).
     csp = (ContentSecurityPolicy()
-           .default_src("'self'").script_src("'self'").style_src("'self'")
+           .default_src("'self'").script_src("'self'", "'wasm-unsafe-eval'").style_src("'self'")
            .img_src("'self'", "data:").font_src("'self'").connect_src("'self'")
            .frame_ancestors("'none'").base_uri("'self'").form_action("'self'")
            .object_src("'none'"))

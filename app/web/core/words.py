@@ -105,6 +105,29 @@ SENTENCES = {
     "copied_challenge": _l("Challenge link copied: send it to a friend."),
     "select_link": _l("Select the link and copy it."),
     "link_selected": _l("The link is selected: copy it with Ctrl+C."),
+    # The solver on the device (static/js/board/ondevice.js): the server's own sentences
+    # (app/web/views/view.py: describe_hint, say_move, kept_the_win; templates/analysis.html).
+    "hint_move": _l("Hint: %(move)s."),
+    "hint_winnable": _l("This deal can still be won."),
+    "hint_unsure": _l("The solver could not decide this position in time."),
+    "hint_lost": _l("This deal can no longer be won. Hint: %(move)s, which leaves the most cards "
+                    "you can still remove."),
+    "move_draw": _l("draw a card from the stock"),
+    "move_recycle": _l("turn the waste over for the next pass"),
+    "move_king": _l("remove %(a)s"),
+    "move_pair": _l("remove %(a)s and %(b)s"),
+    "no_longer_winnable": _l("This position can no longer be won."),
+    "step_draw": _l("Draw %(card)s"),
+    "coach_lost_at": _l("This deal could have been won. Your move %(number)s, "
+                        "<strong>%(move)s</strong>, left no way to win."),
+    "coach_kept_draw": _l("Drawing a card from the stock instead would have kept the win."),
+    "coach_kept_recycle": _l("Turning the waste over for the next pass instead would have kept "
+                             "the win."),
+    "coach_kept_king": _l("Removing %(a)s instead would have kept the win."),
+    "coach_kept_pair": _l("Removing %(a)s and %(b)s instead would have kept the win."),
+    "coach_never": _l("No one could have won this deal with these rules: the solver searched "
+                      "every way of playing it."),
+    "coach_unknown": _l("The solver could not tell in time whether this deal could be won."),
 }
 
 
@@ -124,6 +147,9 @@ COUNTED = {
     "stock_group": counted("Stock, %(count)s card", "Stock, %(count)s cards"),
     "waste_group": counted("Waste, %(count)s card", "Waste, %(count)s cards"),
     "removed_group": counted("Removed, %(count)s card", "Removed, %(count)s cards"),
+    # The device's hint (static/js/board/ondevice.js), as the server's (view.py, describe_hint).
+    "undo_back": counted("Undo %(num)s move to get back to a winnable position.",
+                         "Undo %(num)s moves to get back to a winnable position."),
 }
 
 
@@ -159,6 +185,8 @@ def _said(message: LazyProxy | Counted) -> str | dict[str, str]:
 def _page_words(language: str) -> str:
     with i18n.speaking(language):
         words: dict[str, Any] = {key: _said(message) for key, message in SENTENCES.items()}
+        # The analysis page's sentence marks its move up; the script puts it in <strong>.
+        words["coach_lost_at"] = re.sub(r"</?strong>", "", words["coach_lost_at"])
         words.update({key: _said(message) for key, message in COUNTED.items()})
         words["cards"] = {
             "ranks": [rank_word(rank) for rank in range(1, 14)],

@@ -18,7 +18,7 @@ abandoned) takes no more moves and no undo, so its result is final the moment it
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -55,6 +55,7 @@ from app.web.core import metrics
 from app.web.core.i18n import _l
 from app.web.core.i18n import gettext as _
 from app.web.services import racing, witness
+from app.web.services.devicehints import DeviceHint
 
 ATTEMPTS = 3
 """Starting a game holds the player's games in progress first (``hold_games_in_progress``), so
@@ -99,7 +100,8 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
            undos: int = 0, input_id: str | None = None,
-           untimed_elapsed: int | None = None) -> None:
+           untimed_elapsed: int | None = None,
+           hints: Sequence[tuple[Game, Move | None]] = ()) -> None:
     game = loaded.game
     facts = (odds.deal_facts(game.deal.number, game.variant)
              if game.status is GameStatus.WON else None)
@@ -108,6 +110,8 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None,  # a won deal's par, known already
                       untimed_elapsed=untimed_elapsed)
+        for position, move in hints:  # the device's hints, written down as the server's are
+            witness.note_hint(session, loaded.record, position, move)
         noted = racing.note_move(session, loaded.record)  # a race's event, in this commit
         session.commit()
     except GameConflict as exc:
@@ -123,7 +127,7 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
 
 UNDO = "undo"
 """A step of a batch that takes back the last move."""
-Step = Move | str
+Step = Move | str | DeviceHint
 
 
 class BatchRefused(IllegalMove):
@@ -148,13 +152,24 @@ class Applied:
     undone: tuple[Move, ...]
 
 
-def _play_steps(game: Game, steps: list[Step]) -> list[Move]:
-    """Play ``steps`` (moves, or UNDO) on ``game``; returns the moves undone. Raises
-    BatchRefused with the number of the first step the engine refuses."""
+def _play_steps(game: Game, steps: list[Step],
+                hints: list[tuple[Game, Move | None]] | None = None) -> list[Move]:
+    """Play ``steps`` (moves, UNDO, or a device hint) on ``game``; returns the moves undone, and
+    adds each hint with the position it was given in to ``hints``. Raises BatchRefused with the
+    number of the first step the engine refuses (a hint on an ended game, or naming a move that
+    is not legal where it was given)."""
     undone: list[Move] = []
     for number, step in enumerate(steps, start=1):
         try:
-            if isinstance(step, Move):
+            if isinstance(step, DeviceHint):
+                if game.is_over():
+                    raise IllegalMove(game_over(game.status, game.outcome()))
+                why = game.why_illegal(step.move) if step.move is not None else None
+                if why is not None:
+                    raise IllegalMove(why)
+                if hints is not None:
+                    hints.append((game.copy(), step.move))
+            elif isinstance(step, Move):
                 game.play(step)
             else:  # UNDO, the only other step
                 undone.append(game.undo())
@@ -181,11 +196,14 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step],
     if not steps:
         return Applied((), ())
     game = loaded.game.copy()
-    undone = _play_steps(game, steps)
+    hints: list[tuple[Game, Move | None]] = []
+    undone = _play_steps(game, steps, hints)
     loaded.game = game
+    if hints:  # counted as the hint route counts its own, in the same commit as the moves
+        loaded.record.hints_used = (loaded.record.hints_used or 0) + len(hints)
     _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
-           untimed_elapsed=untimed_elapsed)
-    metrics.moves.inc(len(steps) - len(undone))
+           untimed_elapsed=untimed_elapsed, hints=hints)
+    metrics.moves.inc(len(steps) - len(undone) - len(hints))
     metrics.undos.inc(len(undone))
     return Applied(tuple(steps), tuple(undone))
 
@@ -307,7 +325,8 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
     when a copy of this batch (a retried sync, twenty at once) stored its game first: the
     caller answers with that game, so the batch is played once."""
     game = Game(deal, variant.goal, variant.passes)
-    undone = _play_steps(game, steps)
+    hints: list[tuple[Game, Move | None]] = []
+    undone = _play_steps(game, steps, hints)
 
     def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
@@ -322,8 +341,11 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
                                  daily=daily, challenge=challenge, late_daily=late_daily)
             created = True
         witness.count_borrowed_hints(session, record, game)  # another player's hints
+        record.hints_used = (record.hints_used or 0) + len(hints)  # the device's own
         save_position(session, record, game, undos=len(undone), input_id=input_id,
                       untimed_elapsed=untimed_elapsed)
+        for position, move in hints:
+            witness.note_hint(session, record, position, move)
         return record, abandoned, created
 
     try:
@@ -331,7 +353,7 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
     except IntegrityError:
         session.rollback()
         raise AlreadyStarted(input_id) from None
-    metrics.moves.inc(len(steps) - len(undone))
+    metrics.moves.inc(len(steps) - len(undone) - len(hints))
     metrics.undos.inc(len(undone))
     if untimed_elapsed is not None:
         metrics.offline_games_synced.inc()

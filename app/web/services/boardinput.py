@@ -25,6 +25,7 @@ from app.web.core.params import VersionField
 from app.web.core.refusals import say
 from app.web.services import actions, results, solving
 from app.web.services.boardpage import answer, conflict_message, refusal, render_board, took_back
+from app.web.services.devicehints import HINT, DeviceHint
 from app.web.views.view import describe_hint, describe_played
 
 log = logging.getLogger("pyramid.board")
@@ -79,7 +80,8 @@ MOST_SECONDS = 7 * 24 * 3600
 
 
 def read_steps(text: str) -> list[actions.Step] | Notice:
-    """A batch in move notation, space-separated (``5H+8C draw KS undo``)."""
+    """A batch in move notation, space-separated (``5H+8C draw KS undo``); ``hint`` or
+    ``hint:MOVE`` is a hint the page's own solver gave (``DeviceHint``)."""
     words = text.split()
     if not words or len(words) > BATCH_LIMIT:
         return Notice(_("A batch holds 1 to %(most)s inputs.", most=BATCH_LIMIT), refused=True)
@@ -88,7 +90,11 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
         if word.lower() == actions.UNDO:
             steps.append(actions.UNDO)
             continue
+        head, colon, named = word.partition(":")
         try:
+            if head.lower() == HINT:
+                steps.append(DeviceHint(Move.from_text(named) if colon else None))
+                continue
             steps.append(Move.from_text(word))
         except MoveError as exc:
             # TRANSLATORS: %(why)s is the engine's explanation, a sentence.
@@ -98,8 +104,12 @@ def read_steps(text: str) -> list[actions.Step] | Notice:
 
 
 def said_of(done: actions.Applied, game: Game) -> Notice:
-    """What the steps did: their last one (a removal's cards fade out where they were)."""
-    last = done.steps[-1]
+    """What the steps did: their last one (a removal's cards fade out where they were); a
+    device's hint is no move, and says nothing of its own."""
+    played = [step for step in done.steps if not isinstance(step, DeviceHint)]
+    if not played:
+        return Notice()
+    last = played[-1]
     if not isinstance(last, Move):  # UNDO, the only other step
         return took_back(done.undone[-1])
     return Notice(describe_played(last, game), removed=tuple(c.name for c in last.cards))

@@ -15,10 +15,12 @@ import { Drawer } from "./drawer.js";
 import { positions } from "./motion.js";
 import { ask, focusCard, roving } from "./input.js";
 import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
+import { device } from "../solver/device.js";
+import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
 import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
 import { again } from "./start.js";
-import { syncer } from "./sync.js";
+import { hintSteps, isHintStep, syncer } from "./sync.js";
 import { cardName, say, sayCount, sayRefusal } from "./words.js";
 
 const AWAY_MS = 1000;  // a tab hidden this long pauses the game
@@ -34,9 +36,12 @@ export class Board {
     this.practice = practice;
     this.record = record;
     this.canPlay = canPlay;
-    this.local = new LocalGame({ ...record, moves: record.server.moves, hints: record.server.hints,
-      undos: record.server.undos, status: statusOf(record) });
-    for (const step of record.steps) this.local.apply(stepOf(step.text));
+    this.local = new LocalGame({ ...record, moves: record.server.moves,
+      hints: record.server.hints + hintSteps(record.steps), undos: record.server.undos,
+      status: statusOf(record) });
+    for (const step of record.steps) {
+      if (!isHintStep(step.text)) this.local.apply(stepOf(step.text));
+    }
     this.drawer = new Drawer(root);
     const ended = !this.local.playing;
     this.clock = new Clock(record.elapsed || 0, !ended && this.local.game.moves.length > 0 && !record.paused);
@@ -61,6 +66,7 @@ export class Board {
     this.draw();
     if (notKept) this.say(sayCount("not_kept", notKept), true);
     if (syncer.offline || !navigator.onLine) this.drawer.offline(true);
+    if (hintsOffered(this)) watchVerdict(this);
   }
 
   /** #board, as drawn now. */
@@ -150,9 +156,11 @@ export class Board {
     }
     const was = this.local.selected;
     this.hinted = null;
+    showHint(this, null);
     const flight = this.flightOf(step);
     const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
+    device.stale();  // a search about the position before is over: it would take a core
     if (this.local.game.moves.length === 1 && step !== UNDO) this.clock.start();
     if (!this.local.playing) this.clock.stop();
     const offline = syncer.offline || !navigator.onLine;
@@ -178,6 +186,8 @@ export class Board {
     cue(step === UNDO ? "undo" : won ? "win" : step.toText());
     this.drawer.painted(at);
     if (!this.local.playing) this.ended();
+    // The verdict in the solver's worker, asked once this frame is painted.
+    requestAnimationFrame(() => window.setTimeout(() => watchVerdict(this), 0));
     this.afterStep?.(step);
     if (this.practice) return;
     // Sent once this frame is painted: the press is shown first, the network can wait 16 ms.

@@ -7,6 +7,7 @@ import { GameStatus } from "../engine/index.js";
 import { formatTime } from "./clock.js";
 import { formatNumber, languageHeaders, say, sayCount, sayEnded, sayInto } from "./words.js";
 import { element } from "./dom.js";
+import { deviceCoach, hintsOffered } from "./ondevice.js";
 
 function place(board, banner) {
   const old = board.root.querySelector("[data-banner]");
@@ -42,6 +43,12 @@ function localBanner(board) {
       sayInto("score", {}, { score: element("strong", {}, [formatNumber(total)]) })),
     element("p", { class: "saved-here", "data-saved-here": true }, [say("ended_offline")]),
   ];
+  // Where a lost game went wrong, from the device's solver (the server's own analysis replaces
+  // it with the server's banner). Not for a deal of the day: its line is nobody's while it is
+  // in play (docs/players.md), and the server's analysis refuses it too.
+  if (status === GameStatus.LOST && hintsOffered(board) && !board.record.daily) {
+    children.push(deviceCoach(board));
+  }
   const actions = element("div", { class: "banner-actions" });
   if (board.record.urls?.again || board.record.start) {
     actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },

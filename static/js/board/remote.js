@@ -7,8 +7,11 @@
 import { GameStatus } from "../engine/index.js";
 import { csrfToken } from "./dom.js";
 import { UNDO } from "./local.js";
+import {
+  deviceHint, hintSentence, hintedNames, hintsOffered, moveOfNames, showHint,
+} from "./ondevice.js";
 import * as saved from "./saved.js";
-import { syncer } from "./sync.js";
+import { hintSteps, isHintStep, syncer } from "./sync.js";
 import { languageHeaders, say, sayCount, withSymbols } from "./words.js";
 
 /** @typedef {import("./controller.js").Board} Board */
@@ -44,11 +47,11 @@ export class Remote {
     board.record = fresh;
     if (wasLocal && fresh.id) this.stored(null);
     const { local } = board;
-    local.hints = fresh.server.hints;
+    local.hints = fresh.server.hints + hintSteps(fresh.steps);
     const moved = moves.join(" ") !== local.moveTexts.join(" ");
     if (moved) {
       const selected = local.selected;
-      local.reset(moves, { hints: fresh.server.hints,
+      local.reset(moves, { hints: local.hints,
         undos: fresh.server.undos + fresh.steps.filter((s) => s.text === UNDO).length,
         status: statusOf(fresh) });
       if (selected && local.isFree(selected)) local.selected = selected;
@@ -78,7 +81,7 @@ export class Remote {
     if (wasLocal && record.id && newUrl) this.newUrl = newUrl;
     this.fromStorage(message);
     if (!record.steps.length) {
-      if (this.hintWaiting) this.hint();
+      if (this.hintWaiting) this.hint(true);
       if (answer.status !== GameStatus.PLAYING.value) this.board.ended();
     }
   }
@@ -131,11 +134,22 @@ export class Remote {
     this.board.drawer.say(status === 403 ? say("expired") : say("failed", { status }), true);
   }
 
-  // --- asking the server ---------------------------------------------------------------------
-  async hint() {
+  // --- a hint: the device's solver first, else the server ------------------------------------
+  /** @param {boolean} [serverOnly] the device has answered "not sure" already */
+  async hint(serverOnly = false) {
     const board = this.board;
+    if (!board.local.playing || !hintsOffered(board)) return;
+    const found = serverOnly ? null : await deviceHint(board);
     if (!board.local.playing) return;
-    if (syncer.offline || !navigator.onLine) {
+    const away = syncer.offline || !navigator.onLine;
+    // The same search as the server's, so its answer is the server's; past its node budget it
+    // is "not sure", and the server is asked when it can be (its budget is the same, but it may
+    // have the position solved already).
+    if (found && (found.winnable !== null || away)) {
+      this.deviceHinted(found);
+      return;
+    }
+    if (away) {
       board.drawer.say(say("needs_network_hint"));
       return;
     }
@@ -179,11 +193,30 @@ export class Remote {
       });
       this.stored(null);
     }
-    board.local.hints = answer.hints;
+    board.local.hints = answer.hints + hintSteps(board.record.steps);
     board.record.server.hints = answer.hints;
     board.hinted = answer.refused ? null : answer.hinted;
+    showHint(board, answer.refused ? null : moveOfNames(answer.hinted), "server");
     board.marked(answer.hinted);
     board.drawer.say(withSymbols(answer.message || ""), answer.refused);
+  }
+
+  /** A hint the device's solver gave: shown and marked as the server's would be, and kept as a
+   * step `hint:MOVE` of the game's batch, so that the server counts it as its own.
+   * @param {{move: any, winnable: boolean|null, until?: number|null}} found */
+  deviceHinted({ move, winnable, until }) {
+    const board = this.board;
+    const offline = syncer.offline || !navigator.onLine;
+    board.local.hints += 1;
+    board.record = saved.update(board.record, (record) => {
+      if (offline) record.timed = false;
+      record.steps.push({ text: `hint:${move.toText()}`, offline });
+    });
+    board.hinted = hintedNames(move);
+    showHint(board, move, "device");
+    board.marked(board.hinted);
+    board.drawer.say(hintSentence(move, winnable, until));
+    syncer.kick();
   }
 
   /** Tell the server the game's clock stops (`pausing`) or starts again; no answer awaited.
@@ -248,7 +281,7 @@ export function statusOf(record) {
 export function afterAll(record) {
   const moves = [...record.server.moves];
   for (const step of record.steps) {
-    if (step.text === UNDO) moves.pop(); else moves.push(step.text);
+    if (step.text === UNDO) moves.pop(); else if (!isHintStep(step.text)) moves.push(step.text);
   }
   return moves;
 }

@@ -34,11 +34,21 @@ function nextInput() {
   return `${saved.tab}:${batchCount}`;
 }
 
-/** The move list after `steps` (texts; "undo" takes the last one back). */
+/** A step that is a hint the device's solver gave (`hint` or `hint:MOVE`): no move. */
+export function isHintStep(text) {
+  return text === "hint" || text.startsWith("hint:");
+}
+
+/** The hints among `steps` (saved.js's {text} steps). */
+export function hintSteps(steps) {
+  return steps.filter((step) => isHintStep(step.text)).length;
+}
+
+/** The move list after `steps` (texts; "undo" takes the last one back; a hint moves nothing). */
 export function afterSteps(moves, steps) {
   const result = [...moves];
   for (const step of steps) {
-    if (step === "undo") result.pop(); else result.push(step);
+    if (step === "undo") result.pop(); else if (!isHintStep(step)) result.push(step);
   }
   return result;
 }
