@@ -335,7 +335,8 @@ def test_the_loss_card_is_short_and_sideways_it_leaves_the_counters_alone(browse
             expect(page.locator('[data-banner] [data-action="retry"]')).to_be_visible()
             page.screenshot(path=str(artifacts / f"lost-{width}x{height}.png"))
             if width == 360:
-                assert banner.evaluate("b => b.scrollHeight") < 520, banner.evaluate("b => b.scrollHeight")
+                tall = banner.evaluate("b => b.scrollHeight")
+                assert tall < 520, tall
             else:
                 counters = page.locator(".counters").bounding_box()
                 cleared = page.locator('[data-counter="cleared"]').bounding_box()
