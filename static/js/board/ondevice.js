@@ -1,3 +1,4 @@
+// @ts-check
 /* The solver on the device (static/js/solver/: the server's C solver as WebAssembly, in a
  * worker) for the board: the hint asked first here, the verdict after every move ("this
  * position can no longer be won" as soon as it is true), and a lost game's coach with no

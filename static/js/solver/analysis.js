@@ -1,3 +1,4 @@
+// @ts-check
 /* Where a game went wrong, on the device: app/engine/analysis.py's analyse() with the
  * WebAssembly solver, step for step (the same solves in the same order, the same shortcuts), so
  * its answer is the server's. Once a position is lost every later one is: a binary search over

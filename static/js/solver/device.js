@@ -1,3 +1,4 @@
+// @ts-check
 /* The page's side of the solver's worker (worker.js): ask(kind, game) answers from a search run
  * off the page's thread. One search at a time, the newest: a question about a newer position
  * ends the worker running a stale search and starts a fresh one (the stale question answers

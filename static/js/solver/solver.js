@@ -1,3 +1,4 @@
+// @ts-check
 /* The solver on the device: app/engine's C core compiled to WebAssembly (static/wasm/solver.wasm,
  * built by scripts/build_wasm.py from the same sources as the Python extension), with the same
  * calls as app/engine/solver.py, on the JS engine's own games (static/js/engine/game.js):

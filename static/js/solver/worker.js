@@ -1,3 +1,4 @@
+// @ts-check
 /* The solver's Web Worker: every search the board asks for runs here, off the page's thread, so
  * a press is drawn in the next frame whatever a search is doing. The board (static/js/board/
  * device.js) ends a search that a newer position made stale by ending this worker and starting
