@@ -50,18 +50,18 @@ def not_found() -> RaceRefused:
 
 
 # --- the state every view shows --------------------------------------------------------------
-def status_of(race: Race, entries: list[stored.RacerGame], now: datetime) -> str:
+def status_of(race: Race, entries: list[stored.RacerGame], now: datetime) -> stored.RaceStatus:
     """waiting, countdown, running or finished, by the clock (the row may lag behind it)."""
-    if race.status in ("waiting", "finished"):
-        return race.status
+    if race.status in (stored.RaceStatus.WAITING, stored.RaceStatus.FINISHED):
+        return stored.RaceStatus(race.status)
     if race.starts_at is not None and now < as_utc(race.starts_at):
-        return "countdown"
+        return stored.RaceStatus.COUNTDOWN
     if race.ends_at is not None and now >= as_utc(race.ends_at):
-        return "finished"
+        return stored.RaceStatus.FINISHED
     games = [entry.game for entry in entries]
     if games and all(game is not None and game.status.ended for game in games):
-        return "finished"
-    return "running"
+        return stored.RaceStatus.FINISHED
+    return stored.RaceStatus.RUNNING
 
 
 def _time_ms(game: GameRecord, now: datetime) -> int:
