@@ -4,7 +4,6 @@ per address (429 with Retry-After); a stream that stops reading is cut."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 
@@ -14,7 +13,7 @@ from fastapi.testclient import TestClient
 from app.engine import Move
 from app.main import create_app
 from app.web.services import racestream
-from tests.conftest import make_settings
+from tests.conftest import make_settings, run_async
 from tests.web.conftest import browser_like
 
 
@@ -117,6 +116,6 @@ def test_a_stream_that_stops_reading_is_cut(race_app, clients):
         sent += [chunk async for chunk in stream]  # what is left, then the end
         return sent
 
-    sent = asyncio.run(never_reads())
+    sent = run_async(never_reads())
     assert sent[-1] != b": ping\n\n" and len(sent) < race_app.state.settings.race_stream_queue
     assert hub.count == 0  # its place is given back

@@ -146,9 +146,9 @@ def seen_by(session: Session, race: Race, player_id: str,
 
 
 # --- what players do ------------------------------------------------------------------------
-def _event(session: Session, race: Race) -> int:
-    """The race's next event: its state now, in the caller's transaction."""
-    return stored.add_event(session, race.key, state(session, race))
+def _event(session: Session, race: Race, now: datetime | None = None) -> int:
+    """The race's next event: its state now (or at ``now``), in the caller's transaction."""
+    return stored.add_event(session, race.key, state(session, race, now))
 
 
 def create(session: Session, settings: Settings, player_id: str, variant: Variant,
@@ -199,8 +199,10 @@ def start(session: Session, settings: Settings, key: str, player_id: str) -> Rac
     race = get(session, key)
     if race.creator != player_id:
         raise RaceRefused(403, _("Only the player who made this race can start it."))
-    if stored.start_race(session, race, countdown_seconds=settings.race_countdown_seconds):
-        _committed(session, race, _event(session, race))
+    now = utcnow()  # the start's event says the countdown it began, however long the commit
+    if stored.start_race(session, race, countdown_seconds=settings.race_countdown_seconds,
+                         now=now):
+        _committed(session, race, _event(session, race, now))
         broadcast.hold_deal(int(race.deal_number))
     return race
 
