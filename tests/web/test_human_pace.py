@@ -42,7 +42,7 @@ def test_a_whole_line_in_one_batch_counts_but_is_not_ranked(client, other_client
     assert played_count(client) == "1"  # it counts for its player
     page = client.get(f"/games/{game_id}").text
     assert "data-unranked" in page
-    assert re.search(r"data-unranked-why>[^<]*faster than a person plays", page)
+    assert re.search(r'data-unranked-why="fast">[^<]*faster than a person plays', page)
     summary = other_client.get(f"/deal/{DEAL}").text.split("data-deal-summary", 1)[1]
     assert "Fastest win" not in summary.split("</p>", 1)[0]
     block = client.get("/stats").text.split('data-figures="total"', 1)[1].split("</dl>", 1)[0]
