@@ -21,6 +21,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import func, or_, select, text, update
@@ -39,6 +40,7 @@ __all__ = [
     "RaceEvent",
     "RaceFull",
     "RaceStarted",
+    "RaceStatus",
     "Racer",
     "RacerGame",
     "add_event",
@@ -62,6 +64,16 @@ __all__ = [
     "set_rematch",
     "start_race",
 ]
+
+
+class RaceStatus(StrEnum):
+    """Where a race stands: the values of ``races.status``, and of the state's ``status`` the
+    API, the events and the pages show (the web layer reads it by the clock: a row may lag)."""
+
+    WAITING = "waiting"
+    COUNTDOWN = "countdown"
+    RUNNING = "running"
+    FINISHED = "finished"
 
 MAX_RACERS = 8
 CHANNEL = "pyramid_races"

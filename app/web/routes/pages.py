@@ -189,7 +189,7 @@ def deal_start(request: Request, session: SessionDep, player_id: PlayerDep, numb
 
 
 @router.get("/games", include_in_schema=False)
-@router.get("/games/", include_in_schema=False)
+@router.get("/games/", include_in_schema=False, name="games_index_slash")
 def games_index(request: Request) -> Response:
     """There is no list of games to show: the home page is where games start."""
     return see_other(path_for(request, "home"))

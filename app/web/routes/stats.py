@@ -12,7 +12,7 @@ import unicodedata
 from datetime import timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
@@ -36,6 +36,7 @@ from app.store.imports import RUNNING_FOR_AT_MOST, import_progress
 from app.store.models import utcnow
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.core import utcday
+from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.htmx import is_htmx, see_other
 from app.web.core.i18n import gettext as _
@@ -57,7 +58,7 @@ from app.web.views.statsview import (
 )
 from app.web.views.templating import templates
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
 
 def render_stats(request: Request, session: Session, player_id: str, *, page: int = 1,

@@ -50,18 +50,18 @@ def not_found() -> RaceRefused:
 
 
 # --- the state every view shows --------------------------------------------------------------
-def status_of(race: Race, entries: list[stored.RacerGame], now: datetime) -> str:
+def status_of(race: Race, entries: list[stored.RacerGame], now: datetime) -> stored.RaceStatus:
     """waiting, countdown, running or finished, by the clock (the row may lag behind it)."""
-    if race.status in ("waiting", "finished"):
-        return race.status
+    if race.status in (stored.RaceStatus.WAITING, stored.RaceStatus.FINISHED):
+        return stored.RaceStatus(race.status)
     if race.starts_at is not None and now < as_utc(race.starts_at):
-        return "countdown"
+        return stored.RaceStatus.COUNTDOWN
     if race.ends_at is not None and now >= as_utc(race.ends_at):
-        return "finished"
+        return stored.RaceStatus.FINISHED
     games = [entry.game for entry in entries]
     if games and all(game is not None and game.status.ended for game in games):
-        return "finished"
-    return "running"
+        return stored.RaceStatus.FINISHED
+    return stored.RaceStatus.RUNNING
 
 
 def _time_ms(game: GameRecord, now: datetime) -> int:
@@ -72,7 +72,8 @@ def _time_ms(game: GameRecord, now: datetime) -> int:
     return max(0, int(played * 1000))
 
 
-def _racer(race: Race, entry: stored.RacerGame, now: datetime, status: str) -> dict[str, Any]:
+def _racer(race: Race, entry: stored.RacerGame, now: datetime,
+           status: stored.RaceStatus) -> dict[str, Any]:
     game = entry.game
     goal_cards = 52 if race.goal == Goal.WHOLE_DECK.value else 28
     shown: dict[str, Any] = {
@@ -88,13 +89,13 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime, status: str) -> d
     if ends is not None and ((racer_status == "playing" and now >= ends) or
                              (game.finished_at is not None and as_utc(game.finished_at) > ends)):
         racer_status = "out"
-    elif status == "countdown":
+    elif status is stored.RaceStatus.COUNTDOWN:
         racer_status = "waiting"
     shown.update(cards_left=goal_cards - (game.cleared or 0), moves=game.move_count,
                  passes_left=load_game(game).passes_left, status=racer_status,
                  time_ms=_time_ms(game, min(now, ends) if ends else now),
                  hints=game.hints_used or 0, ranked=bool(game.ranked))
-    if status == "finished":
+    if status is stored.RaceStatus.FINISHED:
         shown["game"] = game.id  # the replays open after the race
     return shown
 
@@ -126,7 +127,7 @@ def state(session: Session, race: Race, now: datetime | None = None) -> dict[str
         "starts_in_ms": (max(0, int((as_utc(race.starts_at) - now).total_seconds() * 1000))
                          if race.starts_at else None),
         "rematch": race.rematch}
-    if status in ("running", "finished"):
+    if status in (stored.RaceStatus.RUNNING, stored.RaceStatus.FINISHED):
         shown["deal"] = int(race.deal_number)
     return shown
 
@@ -267,7 +268,7 @@ def note_move(session: Session, record: GameRecord) -> Noted | None:
         return None
     shown = state(session, race)
     finished = None
-    if shown["status"] == "finished" and race.status != "finished":
+    if shown["status"] is stored.RaceStatus.FINISHED and race.status != stored.RaceStatus.FINISHED:
         stored.mark_finished(session, race)
         shown, finished = state(session, race), int(race.deal_number)
     return Noted(race.key, stored.add_event(session, race.key, shown), finished)
@@ -286,12 +287,12 @@ def move_on(session: Session, now: datetime | None = None) -> list[Noted]:
     now = now or utcnow()
     noted = []
     for race in stored.due_races(session, now):
-        done = (stored.mark_running(session, race) if race.status == "countdown"
+        done = (stored.mark_running(session, race) if race.status == stored.RaceStatus.COUNTDOWN
                 else stored.mark_finished(session, race, was=("running",)))
         if done:
             noted.append(Noted(race.key, stored.add_event(
                 session, race.key, state(session, race, now)),
-                int(race.deal_number) if race.status == "finished" else None))
+                int(race.deal_number) if race.status == stored.RaceStatus.FINISHED else None))
     session.commit()
     return noted
 
@@ -325,7 +326,7 @@ def races_of(session: Session, player_id: str, limit: int = 10) -> list[dict[str
         mine = next(entry.racer.number for entry in entries
                     if entry.racer.player_id == player_id)
         place = None
-        if status == "finished":
+        if status is stored.RaceStatus.FINISHED:
             racers = state(session, race, now)["racers"]
             place = next((r["place"] for r in racers if r["id"] == mine), None)
         shown.append({"key": race.key, "when": as_utc(race.created_at), "goal": race.goal,

@@ -12,6 +12,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, GameStatus, Goal
 from app.settings import PROJECT_DIR
+from app.store.races import RaceStatus
 from app.web.core import assets, i18n, names
 from app.web.core.csrf import csrf_field, csrf_token
 from app.web.core.dates import format_day, format_moment, weekday_names
@@ -78,6 +79,11 @@ for _name in ("card_name", "goal_label", "goal_won_when", "passes_text", "varian
 for _status in GameStatus:
     templates.env.tests[_status.name.lower()] = (
         lambda value, status=_status: GameStatus(value) is status)
+# A race's status the same way: ``{% if race.status is countdown %}`` (names apart from the
+# game's: waiting, countdown, running, finished).
+for _race_status in RaceStatus:
+    templates.env.tests[_race_status.name.lower()] = (
+        lambda value, status=_race_status: RaceStatus(value) is status)
 
 
 def _each_request(function: Callable[..., Any]) -> Callable[..., Any]:

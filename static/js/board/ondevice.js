@@ -1,3 +1,4 @@
+// @ts-check
 /* The solver on the device (static/js/solver/: the server's C solver as WebAssembly, in a
  * worker) for the board: the hint asked first here, the verdict after every move ("this
  * position can no longer be won" as soon as it is true), and a lost game's coach with no
@@ -13,16 +14,22 @@ import { device } from "../solver/device.js";
 import { element } from "./dom.js";
 import { formatNumber, say, sayInto } from "./words.js";
 
-/** Hints are offered on this board (a rule set or a race that turns them off has no control). */
+/** @typedef {import("./controller.js").Board} Board */
+/** @typedef {import("../engine/game.js").Game} Game */
+
+/** Hints are offered on this board (a rule set or a race that turns them off has no control).
+ * @param {Board} board @returns {boolean} */
 export function hintsOffered(board) {
   return Boolean(board.root.querySelector('[data-action="hint"]')) && !board.practice;
 }
 
+/** @param {Game} game */
 const keyOf = (game) => game.moves.map(String).join(" ");
 
 /** The hint from the device's solver for the board's position: {move: Move, winnable} with
  * winnable null when the search ran past its budget ("not sure"); null when the device has no
- * answer (no worker) or the position changed meanwhile. */
+ * answer (no worker) or the position changed meanwhile. @param {Board} board
+ * @returns {Promise<{move: Move, winnable: boolean|null, until: number|null}|null>} */
 export async function deviceHint(board) {
   const game = board.local.game;
   const key = keyOf(game);
@@ -32,7 +39,7 @@ export async function deviceHint(board) {
   return { move: Move.fromDict(found.move), winnable: found.winnable, until: found.until };
 }
 
-/** A move in a sentence's middle, as the server's hints say it. */
+/** A move in a sentence's middle, as the server's hints say it. @param {Move} move */
 function moveWords(move) {
   if (move.op.value === "draw") return say("move_draw");
   if (move.op.value === "recycle") return say("move_recycle");
@@ -41,7 +48,9 @@ function moveWords(move) {
 }
 
 /** The hint in words, as the server's (app/web/views/view.py, describe_hint); `until`: the
- * moves to undo to be back in a winnable position, when no win is left here. */
+ * moves to undo to be back in a winnable position, when no win is left here.
+ * @param {Move} move @param {boolean|null} winnable @param {number|null} [until]
+ * @returns {string} */
 export function hintSentence(move, winnable, until = null) {
   const words = moveWords(move);
   if (winnable === false) {
@@ -51,12 +60,14 @@ export function hintSentence(move, winnable, until = null) {
   return `${say("hint_move", { move: words })} ${say(winnable ? "hint_winnable" : "hint_unsure")}`;
 }
 
-/** What a hint names, as the board marks it: card names, or the draw or recycle control. */
+/** What a hint names, as the board marks it: card names, or the draw or recycle control.
+ * @param {Move} move @returns {string[]} */
 export function hintedNames(move) {
   return move.cards.length ? move.cards.map((card) => card.name) : [move.op.value];
 }
 
-/** Put the hinted move on the board's hooks (null: no hint shown). */
+/** Put the hinted move on the board's hooks (null: no hint shown).
+ * @param {Board} board @param {Move|null} move @param {"device"|"server"} [from] */
 export function showHint(board, move, from) {
   if (!move) {
     delete board.root.dataset.hint;
@@ -67,7 +78,8 @@ export function showHint(board, move, from) {
   board.root.dataset.hintFrom = from;
 }
 
-/** The move a server's hint answer named (its `hinted` names). */
+/** The move a server's hint answer named (its `hinted` names).
+ * @param {string[]|null|undefined} names @returns {Move|null} */
 export function moveOfNames(names) {
   if (!names || !names.length) return null;
   if (names[0] === "draw") return Move.draw();
@@ -76,7 +88,7 @@ export function moveOfNames(names) {
 }
 
 // --- the verdict after every move ------------------------------------------------------------
-/** @returns {HTMLElement|null} */
+/** @param {Board} board @returns {HTMLElement|null} */
 function verdictNote(board) {
   /** @type {HTMLElement|null} */
   let note = document.querySelector("[data-verdict-note]");
@@ -91,7 +103,8 @@ function verdictNote(board) {
 }
 
 /** The device's verdict (winnable, not_winnable, unknown) on the note, as data-device-verdict;
- * the note shows only when no win is left. Not on #board: its attributes are the server's. */
+ * the note shows only when no win is left. Not on #board: its attributes are the server's.
+ * @param {Board} board @param {string} verdict */
 function showVerdict(board, verdict) {
   const note = verdictNote(board);
   if (!note) return;
@@ -100,7 +113,7 @@ function showVerdict(board, verdict) {
 }
 
 /** Ask the device whether the board's position can still be won, and say so when it cannot. A
- * newer position (the next move) cancels the question. */
+ * newer position (the next move) cancels the question. @param {Board} board */
 export async function watchVerdict(board) {
   const game = board.local.game;
   if (!hintsOffered(board) || game.isOver()) {
@@ -119,7 +132,8 @@ export async function watchVerdict(board) {
 }
 
 // --- the coach, with no network --------------------------------------------------------------
-/** A move as a replay's list shows it (view.py's describe_step), the draw with its card. */
+/** A move as a replay's list shows it (view.py's describe_step), the draw with its card.
+ * @param {Game} game @param {number} number the move's, from 1 @returns {string} */
 function stepWords(game, number) {
   const move = game.moves[number - 1];
   if (move.op.value === "recycle") return say("recycle");
@@ -131,6 +145,7 @@ function stepWords(game, number) {
   return move.cards.map((card) => card.symbol).join(" + ");
 }
 
+/** @param {Move} move @returns {string} */
 function keptTheWin(move) {
   if (move.op.value === "draw") return say("coach_kept_draw");
   if (move.op.value === "recycle") return say("coach_kept_recycle");
@@ -139,7 +154,8 @@ function keptTheWin(move) {
 }
 
 /** Where a lost game went wrong, from the device's solver (the server's analysis, worked out
- * here): an element for the local banner, filled in when the answer comes. */
+ * here): an element for the local banner, filled in when the answer comes.
+ * @param {Board} board @returns {HTMLElement} */
 export function deviceCoach(board) {
   const box = element("div", { class: "analysis", "data-analysis": true,
     "data-analysis-from": "device" });

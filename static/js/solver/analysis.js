@@ -1,3 +1,4 @@
+// @ts-check
 /* Where a game went wrong, on the device: app/engine/analysis.py's analyse() with the
  * WebAssembly solver, step for step (the same solves in the same order, the same shortcuts), so
  * its answer is the server's. Once a position is lost every later one is: a binary search over
@@ -6,7 +7,14 @@
 
 import { Game } from "../engine/index.js";
 
+/** @typedef {import("./solver.js").Solver} Solver */
+/** @typedef {ReturnType<Solver["solve"]>} Solution */
+/** @typedef {import("../engine/moves.js").Move} Move */
+
+/** The game's positions by the number of moves played (0 .. n), each solved at most once. */
 class Prefixes {
+  /** @param {Solver} solver @param {Game} game @param {number} nodeLimit
+   * @param {Solution|null} [known] the last position's solve, already made */
   constructor(solver, game, nodeLimit, known = null) {
     this.solver = solver;
     this.moves = [...game.moves];
@@ -14,15 +22,19 @@ class Prefixes {
     this.goal = game.goal;
     this.passes = game.passes;
     this.nodeLimit = nodeLimit;
+    /** @type {Map<number, Solution>} */
     this.solutions = known ? new Map([[this.moves.length, known]]) : new Map();
+    /** Positions a solve's line went through: the rest of its line. @type {Map<number, Move[]>} */
     this.provenWinnable = new Map();
     this.nodes = 0;
   }
 
+  /** @param {number} k @returns {Game} */
   at(k) {
     return Game.replay(this.deal, this.goal, this.passes, this.moves.slice(0, k));
   }
 
+  /** @param {number} k @returns {boolean|null} null: not known within the node limit */
   winnable(k) {
     if (this.provenWinnable.has(k)) return true;
     if (!this.solutions.has(k)) {
@@ -41,6 +53,7 @@ class Prefixes {
     return this.solutions.get(k).winnable;
   }
 
+  /** @param {number} k @returns {Move[]|null} */
   line(k) {
     if (this.provenWinnable.has(k)) return this.provenWinnable.get(k);
     const found = this.solutions.get(k);
@@ -48,6 +61,9 @@ class Prefixes {
   }
 }
 
+/** The first lost position between `low` (winnable) and `high` (lost), or null when a search
+ * stopped at the node limit. @param {Prefixes} prefixes @param {number} low @param {number} high
+ * @returns {number|null} */
 function firstLost(prefixes, low, high) {
   for (;;) {
     while (low + 1 < high && prefixes.provenWinnable.has(low + 1)) low += 1;
@@ -60,7 +76,8 @@ function firstLost(prefixes, low, high) {
 }
 
 /** analysis.py's Analysis of `game` (moves as Move objects): winnableAtStart, lostAt,
- * losingMove, betterMove, solution, won, movesPlayed, solves, nodes, complete. */
+ * losingMove, betterMove, solution, won, movesPlayed, solves, nodes, complete.
+ * @param {Solver} solver @param {Game} game @param {number} nodeLimit */
 export function analyse(solver, game, nodeLimit) {
   const prefixes = new Prefixes(solver, game, nodeLimit);
   const n = prefixes.moves.length;
@@ -94,7 +111,8 @@ export function analyse(solver, game, nodeLimit) {
 
 /** analysis.py's winnable_until: how many moves to undo to be back in a winnable position (0
  * when this one is), or null when none is or a search stopped at `nodeLimit`. `known`: this
- * position's solve, already made. */
+ * position's solve, already made. @param {Solver} solver @param {Game} game
+ * @param {number} nodeLimit @param {Solution|null} [known] @returns {number|null} */
 export function winnableUntil(solver, game, nodeLimit, known = null) {
   const prefixes = new Prefixes(solver, game, nodeLimit, known);
   const n = prefixes.moves.length;

@@ -1,3 +1,4 @@
+// @ts-check
 /* The page's side of the solver's worker (worker.js): ask(kind, game) answers from a search run
  * off the page's thread. One search at a time, the newest: a question about a newer position
  * ends the worker running a stale search and starts a fresh one (the stale question answers
@@ -6,11 +7,17 @@
 
 import { HINT_NODE_LIMIT } from "./solver.js";
 
+/** @typedef {import("./worker.js").Kind} Kind */
+
 export class DeviceSolver {
+  /** @param {URL|string} [url] the worker's script */
   constructor(url = new URL("./worker.js", import.meta.url)) {
     this.url = url;
+    /** @type {Worker|null} */
     this.worker = null;
-    this.waiting = null;   // {id, resolve} of the question being searched
+    /** The question being searched (`key`: its position, as JSON).
+     * @type {{id: number, resolve: (answer: any) => void, kind: Kind, key: string}|null} */
+    this.waiting = null;
     this.count = 0;
     this.broken = typeof Worker === "undefined";
   }
@@ -54,7 +61,9 @@ export class DeviceSolver {
 
   /** A search on the device: "hint" ({move, winnable, nodes}), "verdict" ({verdict}) or
    * "analysis" (analysis.js's, moves as dicts); null when there is no worker or a newer
-   * question made this one stale. @param {import("../engine/game.js").Game} game */
+   * question made this one stale. @param {Kind} kind
+   * @param {import("../engine/game.js").Game} game @param {number} [nodeLimit]
+   * @returns {Promise<any>} */
   ask(kind, game, nodeLimit = HINT_NODE_LIMIT) {
     const position = { cards: game.deal.toText(), goal: game.goal.value, passes: game.passes,
       moves: game.moves.map(String) };

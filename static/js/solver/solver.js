@@ -1,3 +1,4 @@
+// @ts-check
 /* The solver on the device: app/engine's C core compiled to WebAssembly (static/wasm/solver.wasm,
  * built by scripts/build_wasm.py from the same sources as the Python extension), with the same
  * calls as app/engine/solver.py, on the JS engine's own games (static/js/engine/game.js):
@@ -15,6 +16,14 @@
  * the engine's order. Everything here is synchronous: run it in a worker (worker.js). */
 
 import { COVERED_BY, Goal, Move, Op, PYRAMID_SIZE } from "../engine/index.js";
+
+/** @typedef {import("../engine/game.js").Game} Game */
+/** @typedef {import("../engine/cards.js").Card} Card */
+/** A solve's answer (solver.py's Solution): `moves` the winning line from here, null when there
+ * is none or the search stopped; `winnable` null when it stopped; `par` the line's length when
+ * it is the shortest.
+ * @typedef {{verdict: string, moves: Move[]|null, nodes: number, seconds: number,
+ *   shortest: boolean, winnable: boolean|null, par: number|null}} Solution */
 
 export const Verdict = Object.freeze({
   WINNABLE: "winnable", NOT_WINNABLE: "not_winnable", UNKNOWN: "unknown",
@@ -44,7 +53,8 @@ export class Solver {
     /** The module's calls and memory (_wasm.c's exports). @type {any} */
     this.exports = instance.exports;
     this.exports._initialize?.();
-    /** The C core's flags and op codes by name (KINGS .. CONE, ALL_PRUNING, OP_*). */
+    /** The C core's flags and op codes by name (KINGS .. CONE, ALL_PRUNING, OP_*).
+     * @type {Record<string, number>} */
     this.constants = {};
     const count = this.exports.wasm_constants();
     for (let i = 0; i < count; i++) {
@@ -68,14 +78,17 @@ export class Solver {
     return new Solver((await WebAssembly.instantiate(source, IMPORTS)).instance);
   }
 
-  /** @private */
+  /** @private The C string at `pointer` in the module's memory. @param {number} pointer */
   _string(pointer) {
     const bytes = new Uint8Array(this.exports.memory.buffer, pointer);
     return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
   }
 
   /** Decide `game` from its current position: solver.py's solve(), same options.
-   * @param {import("../engine/game.js").Game} game */
+   * @param {Game} game
+   * @param {{nodeLimit?: number|null, pruning?: number, shortest?: boolean,
+   *   passes?: number|null|"game", overlap?: boolean}} [options]
+   * @returns {Solution} */
   solve(game, { nodeLimit = null, pruning = undefined, shortest = false, passes = GAME_PASSES,
     overlap = false } = {}) {
     const started = now();
@@ -104,19 +117,25 @@ export class Solver {
   }
 
   /** The fewest moves that win from here (0 once won), or null when no win is left; throws
-   * SearchLimitReached when `nodeLimit` stops the search first. */
+   * SearchLimitReached when `nodeLimit` stops the search first. @param {Game} game
+   * @param {number|null} [nodeLimit] @param {{passes?: number|null|"game", overlap?: boolean}} [options]
+   * @returns {number|null} */
   par(game, nodeLimit = null, { passes = GAME_PASSES, overlap = false } = {}) {
     const found = this.solve(game, { nodeLimit, shortest: true, passes, overlap });
     if (found.winnable === null) throw new SearchLimitReached(`no answer within ${nodeLimit} nodes`);
     return found.par;
   }
 
-  /** Winnable, not winnable, or unknown within `nodeLimit`. */
+  /** Winnable, not winnable, or unknown within `nodeLimit`. @param {Game} game
+   * @param {number} [nodeLimit] @returns {string} */
   verdict(game, nodeLimit = HINT_NODE_LIMIT) {
     return this.solve(game, { nodeLimit }).verdict;
   }
 
-  /** solver.py's hint(): {move, winnable, solution}; move null once the game is over. */
+  /** solver.py's hint(): {move, winnable, solution}; move null once the game is over.
+   * @param {Game} game @param {number} [nodeLimit] @param {Solution|null} [found] this
+   * position's solve, already made
+   * @returns {{move: Move|null, winnable: boolean|null, solution: Solution|null}} */
   hint(game, nodeLimit = HINT_NODE_LIMIT, found = null) {
     if (game.isOver()) return { move: null, winnable: null, solution: null };
     found = found || this.solve(game, { nodeLimit });
@@ -126,11 +145,13 @@ export class Solver {
     return { move: bestSalvage(game), winnable: found.winnable, solution: found };
   }
 
-  /** @private The C line's (op, location, location) triples as moves with card names. */
+  /** @private The C line's (op, location, location) triples as moves with card names.
+   * @param {Game} game @param {Card[]} talon the waste then the stock @returns {Move[]} */
   _decode(game, talon) {
     const { OP_KING, OP_PAIR, OP_DRAW } = this.constants;
     const length = this.exports.wasm_line_length();
     const raw = new Uint8Array(this.exports.memory.buffer, this.exports.wasm_line(), 3 * length);
+    /** @param {number} location @returns {Card} */
     const cardAt = (location) => (location < PYRAMID_SIZE ? game.pyramid[location]
       : talon[location - PYRAMID_SIZE]);
     const moves = [];
@@ -147,6 +168,8 @@ export class Solver {
 
 const now = () => (globalThis.performance ? performance.now() / 1000 : Date.now() / 1000);
 
+/** @param {string} verdict @param {Move[]|null} moves @param {number} nodes
+ * @param {number} seconds @param {boolean} shortest @returns {Solution} */
 function solution(verdict, moves, nodes, seconds, shortest) {
   const winnable = verdict === Verdict.UNKNOWN ? null : verdict === Verdict.WINNABLE;
   return { verdict, moves, nodes, seconds, shortest, winnable,
@@ -154,7 +177,8 @@ function solution(verdict, moves, nodes, seconds, shortest) {
 }
 
 /** [passes for the C core (0: unlimited), the pass now counted from 0]: solver.py's _pass_rule
- * (`most`: the core's MAX_PASSES). */
+ * (`most`: the core's MAX_PASSES). @param {Game} game @param {number|null|"game"} passes
+ * @param {number} most @returns {[number, number]} */
 function passRule(game, passes, most) {
   if (passes === GAME_PASSES) return [game.passes, game.passNumber - 1];
   if (passes === null) return [0, 0];
@@ -169,7 +193,8 @@ function passRule(game, passes, most) {
 
 // --- solver.py's salvage: the hint when no win is left --------------------------------------
 
-/** Does pyramid slot `low` cover slot `high`, directly or through other cards? */
+/** Does pyramid slot `low` cover slot `high`, directly or through other cards?
+ * @param {number} low @param {number} high @returns {boolean} */
 function covers(low, high) {
   const frontier = [...COVERED_BY[high]];
   while (frontier.length) {
@@ -180,8 +205,11 @@ function covers(low, high) {
   return false;
 }
 
-/** solver.py's removable_cards: the cards left that could still be removed, card by card. */
+/** solver.py's removable_cards: the cards left that could still be removed, card by card.
+ * @param {Game} game @returns {number} */
 export function removableCards(game) {
+  /** Each card left, with its pyramid slot (null: in the stock or the waste).
+   * @type {[Card, number|null][]} */
   const left = [];
   game.pyramid.forEach((card, slot) => { if (card) left.push([card, slot]); });
   for (const card of [...game.stock, ...game.waste]) left.push([card, null]);
@@ -203,12 +231,14 @@ export function removableCards(game) {
   return count;
 }
 
-/** solver.py's salvage_score: [cards removed + removable, cards removed]. */
+/** solver.py's salvage_score: [cards removed + removable, cards removed].
+ * @param {Game} game @returns {[number, number]} */
 export function salvageScore(game) {
   return [game.cardsRemoved + removableCards(game), game.cardsRemoved];
 }
 
-/** The legal move with the best salvage score, the first in the engine's order on a tie. */
+/** The legal move with the best salvage score, the first in the engine's order on a tie.
+ * @param {Game} game @returns {Move|null} */
 export function bestSalvage(game) {
   let best = null;
   let bestScore = [-1, -1];
