@@ -249,7 +249,8 @@ def test_what_costs(costs, method, path, query, kind):
 FREE = frozenset({
     "openapi", "health", "metrics", "api_docs", "static", "assets",
     # reading and playing a game: stored positions, no search
-    "api_read", "api_move", "api_undo", "home", "deal_link", "games_index", "rules", "daily",
+    "api_read", "api_move", "api_undo", "home", "deal_link", "games_index", "games_index_slash",
+    "rules", "daily",
     "calendar", "board", "play", "undo", "results_page", "pause", "resume",
     # statistics and settings: a player's own rows
     "stats", "set_name", "confirm_reset", "reset", "make_device_link", "revoke_device_link",
