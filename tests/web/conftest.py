@@ -11,6 +11,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 import pytest
 from fastapi import Request
@@ -37,6 +38,13 @@ def browser_like(test_client: TestClient) -> TestClient:
     assert token, "the home page carries the CSRF token"
     test_client.headers["X-CSRF-Token"] = token.group(1)
     return test_client
+
+
+@contextmanager
+def browsers(app, count: int) -> Iterator[list[TestClient]]:
+    """``count`` browser-like clients of ``app``, each with its own player."""
+    with ExitStack() as stack:
+        yield [browser_like(stack.enter_context(TestClient(app))) for _ in range(count)]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from app.engine import Move
 from app.main import create_app
 from app.web.services import racestream
 from tests.conftest import make_settings, run_async
-from tests.web.conftest import browser_like
+from tests.web.conftest import browsers
 
 
 @pytest.fixture
@@ -25,13 +25,8 @@ def race_app(sqlite_url: str):
 
 @pytest.fixture
 def clients(race_app) -> Iterator[list[TestClient]]:
-    opened = [TestClient(race_app) for _ in range(3)]
-    for test_client in opened:
-        test_client.__enter__()
-        browser_like(test_client)
-    yield opened
-    for test_client in opened:
-        test_client.__exit__(None, None, None)
+    with browsers(race_app, 3) as opened:
+        yield opened
 
 
 def next_event(lines: Iterator[str]) -> tuple[int, dict]:

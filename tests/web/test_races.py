@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.engine import Deal, Game, Move
 from app.main import create_app
 from tests.conftest import make_settings
-from tests.web.conftest import browser_like
+from tests.web.conftest import browser_like, browsers
 from tests.web.helpers import first_pair_move
 
 DEAL = 98765
@@ -28,13 +28,8 @@ def race_app(sqlite_url: str):
 
 @pytest.fixture
 def clients(race_app) -> Iterator[list[TestClient]]:
-    opened = [TestClient(race_app) for _ in range(9)]
-    for test_client in opened:
-        test_client.__enter__()
-        browser_like(test_client)
-    yield opened
-    for test_client in opened:
-        test_client.__exit__(None, None, None)
+    with browsers(race_app, 9) as opened:
+        yield opened
 
 
 def create(client: TestClient, **body) -> dict:
