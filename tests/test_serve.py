@@ -19,42 +19,17 @@ import pytest
 
 from app.prestart import migrate
 from tests.conftest import SECRET
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.serving import free_port
+from tests.serving import serving as app_serving
 
 
 @contextmanager
 def serving(tmp_path, **env: str) -> Iterator[str]:
-    """``python -m app.serve`` on a free port with these settings; yields its URL."""
+    """``python -m app.serve`` on a free port against a migrated SQLite file in tmp_path."""
     url = f"sqlite:///{tmp_path / 'serve.db'}"
     migrate(url)
-    port = free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.serve"],
-        env={**clean, "DATABASE_URL": url, "SECRET_KEY": SECRET, "ENVIRONMENT": "test",
-             "PORT": str(port), "MIGRATE_ON_START": "false", **env},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"app.serve did not start: {process.stderr.read()}")
-            time.sleep(0.1)
+    with app_serving(url, **env) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:

@@ -6,51 +6,21 @@ when TEST_DATABASE_URL names a PostgreSQL database."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack
 
 import httpx
 import pytest
 
-from tests.conftest import POSTGRES_URL, SECRET, _reset_postgres
-from tests.test_serve import free_port
+from tests.conftest import POSTGRES_URL, _reset_postgres
+from tests.serving import serving as app_serving
 
 pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_DATABASE_URL is not set")
 
 
-@contextmanager
-def serving(url: str, processes: list | None = None) -> Iterator[str]:
-    port = free_port()
-    clean = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.serve"],
-        env={**clean, "DATABASE_URL": url, "SECRET_KEY": SECRET, "ENVIRONMENT": "test",
-             "PORT": str(port), "MIGRATE_ON_START": "false",
-             "RACE_COUNTDOWN_SECONDS": "0.2", "RACE_HEARTBEAT_SECONDS": "0.5"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if processes is not None:
-        processes.append(process)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"app.serve did not start: {process.stderr.read()}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        if process.poll() is None:
-            process.terminate()
-        process.wait(timeout=10)
+def serving(url: str, processes: list) -> AbstractContextManager[str]:
+    return app_serving(url, processes, RACE_COUNTDOWN_SECONDS="0.2",
+                       RACE_HEARTBEAT_SECONDS="0.5")
 
 
 @pytest.fixture(scope="module")
