@@ -29,7 +29,7 @@ def test_every_code_of_the_engine_and_the_store_has_a_message():
     missing = [code.value for code in CODES if code not in refusals.MESSAGES]
     assert not missing, f"refusal codes with no message in app/web/core/refusals.py: {missing}"
     assert set(refusals.MESSAGES) == set(CODES)
-    assert set(refusals.ENDINGS) == {t.value for t in Termination} | {"abandoned"}
+    assert set(refusals.ENDINGS) == {t.value for t in Termination} | {"abandoned", "time_up"}
     assert set(refusals.WAS) == {status.value for status in GameStatus}
 
 

@@ -263,30 +263,122 @@ def test_no_log_line_names_the_deal_before_the_start(clients, captured):
     assert captured.lines and not [line for line in captured.lines if str(DEAL) in line]
 
 
-def test_a_race_ends_when_its_time_is_up(race_app, clients):
-    from datetime import timedelta
-
+def past_its_time(app, key: str) -> None:
+    """The race's time limit passes (its end moved to now: what was done so far was in
+    time)."""
     from sqlalchemy import update
 
     from app.store.models import Race, utcnow
 
+    with app.state.db.session() as session:
+        session.execute(update(Race).where(Race.key == key).values(ends_at=utcnow()))
+
+
+def stored_race(app, key: str):
+    from app.store.models import Race
+
+    with app.state.db.session() as session:
+        return session.get(Race, key).status
+
+
+def test_a_race_ends_when_its_time_is_up(race_app, clients):
     race, games = started(clients, count=2)
     assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
-    with race_app.state.db.session() as session:  # the limit passes
-        session.execute(update(Race).where(Race.key == race["key"])
-                        .values(ends_at=utcnow() - timedelta(seconds=1)))
+    past_its_time(race_app, race["key"])
     shown = wait_for(clients[2], race["key"], "finished")
     assert {r["status"] for r in shown["racers"]} == {"out"}
-    # The hub marks it over and tells the streams, once.
-    for _ in range(200):
-        with race_app.state.db.session() as session:
-            if session.get(Race, race["key"]).status == "finished":
-                break
-        time.sleep(0.02)
-    else:
-        raise AssertionError("the race was never marked over")
-    # The game stays its player's to finish; the race's result does not change.
-    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    # Marked over and the games ended by the server, once, by whoever came first.
+    assert stored_race(race_app, race["key"]) == "finished"
+    for client, game in zip(clients, games, strict=False):
+        assert client.get(f"/api/games/{game}").json()["status"] == "lost"
+    # A move sent after the time limit is refused with its own code; nothing changes.
+    late = play(clients[0], games[0], Move.from_dict({"op": "draw"}))
+    assert late.status_code == 422
+    error = late.json()["errors"][0]
+    assert error["type"] == "game_over" and error["ctx"]["termination"] == "time_up"
+    assert "time limit" in late.json()["detail"]
     after = clients[2].get(f"/api/races/{race['key']}").json()
     assert after["status"] == "finished"
     assert [r["status"] for r in after["racers"]] == ["out", "out"]
+    assert sorted(r["moves"] for r in after["racers"]) == [0, 1]  # its move kept
+
+
+def test_a_race_past_its_time_ends_with_no_process_watching(race_app, clients):
+    """No hub watches the clock (a restart, another process): the first read of the race,
+    or the first move in one of its games, ends it, with results the server wrote."""
+    race, games = started(clients, count=3)
+    race_app.state.hub.on_tick = None  # nobody moves races on by the clock from here
+    lose_fast(clients[1], games[1])  # racer 2 lost before the limit, in time
+    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    past_its_time(race_app, race["key"])
+    assert stored_race(race_app, race["key"]) in ("countdown", "running")  # not looked at
+    late = play(clients[2], games[2], Move.from_dict({"op": "draw"}))  # the first to ask
+    assert late.status_code == 422 and late.json()["errors"][0]["ctx"]["termination"] == \
+        "time_up"
+    assert stored_race(race_app, race["key"]) == "finished"
+    state = clients[0].get(f"/api/games/{games[0]}").json()
+    assert state["status"] == "lost" and state["moves"]  # ended by time, its move kept
+    shown = clients[3].get(f"/api/races/{race['key']}").json()
+    assert shown["status"] == "finished"
+    statuses = {r["id"]: r["status"] for r in shown["racers"]}
+    assert statuses == {1: "out", 2: "lost", 3: "out"}
+    assert [r["place"] for r in shown["racers"]] == [1, 2, 3]  # all three in the results
+    # The event of the end is in the race's stream (an event, not a client's word).
+    from app.store import races as stored
+
+    with race_app.state.db.session() as session:
+        (_id, payload), = stored.latest_event(session, race["key"])
+    assert json.loads(payload)["status"] == "finished"
+
+
+def test_the_race_starts_when_every_racer_is_ready(clients):
+    first, second, watcher = clients[0], clients[1], clients[2]
+    race = create(first, deal=DEAL)
+    key = race["key"]
+    alone = first.post(f"/api/races/{key}/ready")
+    assert alone.status_code == 200
+    assert alone.json()["status"] == "waiting"  # one racer ready: not a race yet
+    assert [r["ready"] for r in alone.json()["racers"]] == [True]
+    assert second.post(f"/api/races/{key}/join").status_code == 200
+    assert [r["ready"] for r in watcher.get(f"/api/races/{key}").json()["racers"]] == \
+        [True, False]
+    assert watcher.post(f"/api/races/{key}/ready").status_code == 403  # not a racer
+    page = second.get(f"/races/{key}").text
+    assert 'data-action="ready"' in page and 'data-ready="false"' in page
+    # The last racer ready starts the countdown, as the creator's Start does.
+    shown = second.post(f"/api/races/{key}/ready").json()
+    assert shown["status"] == "countdown" and shown["starts_in_ms"] > 0
+    assert "deal" not in shown and all(r["ready"] for r in shown["racers"])
+    running = wait_for(first, key, "running")
+    assert running["deal"] == DEAL
+    assert [r["status"] for r in running["racers"]] == ["playing", "playing"]
+    assert second.post(f"/api/races/{key}/ready").status_code == 200  # again: the same
+    assert watcher.post(f"/api/races/{key}/join").status_code == 409  # after the start
+    assert first.post(f"/api/races/{key}/start").status_code == 200  # nothing changes
+
+
+def test_ready_by_the_plain_form_and_after_the_start(clients):
+    first, second, third = clients[0], clients[1], clients[2]
+    made = first.post("/races", data={"goal": "standard", "passes": "3"},
+                      follow_redirects=False)
+    page = made.headers["location"]
+    for client in (second, third):
+        assert client.post(page + "/join", follow_redirects=False).status_code == 303
+    assert second.post(page + "/ready", follow_redirects=False).status_code == 303
+    text = second.get(page).text
+    assert 'data-action="ready"' not in text  # said once
+    assert text.count('data-ready="true"') == 1 and text.count('data-ready="false"') == 2
+    assert TestClient(first.app).post(page + "/ready").status_code == 403  # no CSRF token
+    assert first.post(page + "/start", follow_redirects=False).status_code == 303
+    refused = third.post(page + "/ready")  # the race went without them
+    assert refused.status_code == 409 and "started" in refused.text
+
+
+def test_being_ready_spends_the_game_budget(sqlite_url):
+    app = create_app(make_settings(sqlite_url, games_per_minute=1, game_burst=1))
+    with TestClient(app) as maker:
+        browser_like(maker)
+        key = maker.post("/api/races", json={}).json()["key"]
+        assert maker.post(f"/api/races/{key}/ready").status_code == 200  # the burst
+        spent = maker.post(f"/api/races/{key}/ready")
+        assert spent.status_code == 429 and int(spent.headers["Retry-After"]) > 0

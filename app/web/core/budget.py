@@ -57,9 +57,11 @@ COSTS: dict[str, str] = {
     "api_create": "game", "new_game": "game", "deal_start": "game", "deal_play": "game",
     "daily_start": "game", "daily_play": "game", "daily_again": "game", "restart": "game",
     "retry": "game",
-    # races: making one, joining one, starting one (its games), a rematch (a new race)
+    # races: making one, joining one, starting one or being ready (which may start it: its
+    # games), a rematch (a new race)
     "api_race_create": "game", "race_create": "game", "api_race_join": "game",
     "race_join": "game", "api_race_start": "game", "race_start": "game",
+    "api_race_ready": "game", "race_ready": "game",
     "api_race_rematch": "game", "race_rematch": "game",
     # transfers: seconds of a worker process each
     "import_games": "transfer", "export_csv": "transfer", "export_json": "transfer",

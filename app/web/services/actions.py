@@ -94,8 +94,8 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != loaded.version:
         raise VersionMismatch()
     status = loaded.record.status
-    if status.ended:
-        raise IllegalMove(game_over(status, loaded.game.outcome()))
+    if status.ended:  # a race's game may have ended by its time limit (``racing.game_over``)
+        raise IllegalMove(racing.game_over(loaded) or game_over(status, loaded.game.outcome()))
 
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
