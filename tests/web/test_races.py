@@ -232,13 +232,31 @@ def test_a_race_without_hints_refuses_them_and_one_with_hints_counts_them(client
     assert next(r for r in shown["racers"] if r["you"])["hints"] == 1
 
 
-def test_races_are_in_each_racers_statistics(clients):
-    race, _games = started(clients, count=2)
+def test_races_are_in_each_racers_statistics_and_history(race_app, clients):
+    race, games = started(clients, count=2)
+    key = race["key"]
     for client in clients[:2]:
         page = client.get("/stats").text
-        assert f'data-race-row="{race["key"]}"' in page
-        assert f'href="/races/{race["key"]}"' in page
+        assert f'data-race-row="{key}"' in page
+        assert f'href="/races/{key}"' in page
     assert "data-race-row" not in clients[3].get("/stats").text
+    # Both racers move, then the time runs out: each game is in its player's history,
+    # marked as a race's, with a link to the race; another game of theirs is not.
+    for client, game in zip(clients, games, strict=False):
+        assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+    past_its_time(race_app, key)
+    assert clients[0].get(f"/api/races/{key}").json()["status"] == "finished"
+    other = clients[0].post("/api/games", json={"deal": 3}).json()["id"]
+    assert play(clients[0], other, Move.from_dict({"op": "draw"})).status_code == 200
+    clients[0].post("/api/games", json={"deal": 4})  # the other game left: in the history
+    for client, game in zip(clients, games, strict=False):
+        page = client.get("/stats").text
+        row = re.search(rf'<tr data-game="{re.escape(game)}">.*?</tr>', page, re.S)
+        assert row and f'data-race-game="{key}"' in row.group(0)
+        assert f'href="/races/{key}"' in row.group(0) and "result-lost" in row.group(0)
+    row = re.search(rf'<tr data-game="{re.escape(other)}">.*?</tr>',
+                    clients[0].get("/stats").text, re.S)
+    assert row and "data-race-game" not in row.group(0)
 
 
 def test_making_and_joining_races_spend_the_game_budget(sqlite_url):

@@ -187,6 +187,8 @@ class HistoryRow:
     time: str
     score: str
     par: str
+    race: str | None = None
+    """The key of the race the game was played in (its link), None for any other game."""
 
 
 def history_row(row) -> HistoryRow:
@@ -207,6 +209,7 @@ def history_row(row) -> HistoryRow:
         time=format_duration(row.seconds or 0),
         score=format_number(row.score),
         par=format_number(row.par),
+        race=getattr(row, "race", None),
     )
 
 
