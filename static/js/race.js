@@ -57,6 +57,7 @@
     row.dataset.moves = racer.moves;
     row.dataset.status = racer.status;
     row.dataset.ready = racer.ready ? "true" : "false";
+    row.dataset.timed = racer.timed === false ? "false" : "true";
     row.dataset.passesLeft = racer.passes_left;
     row.dataset.timeMs = racer.time_ms;
     row.classList.toggle("is-you", String(racer.id) === you);

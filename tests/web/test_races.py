@@ -400,3 +400,35 @@ def test_being_ready_spends_the_game_budget(sqlite_url):
         assert maker.post(f"/api/races/{key}/ready").status_code == 200  # the burst
         spent = maker.post(f"/api/races/{key}/ready")
         assert spent.status_code == 429 and int(spent.headers["Retry-After"]) > 0
+
+
+def test_a_racer_back_online_is_synced_and_marked_not_timed(race_app, clients):
+    """A racer who dropped kept playing on the device; the batch the page sends when back
+    (``offline``, the page's clock) is played once, and the race shows the game not timed:
+    not ranked, listed after the ranked ones. After the time limit it is refused."""
+    race, games = started(clients, count=2)
+    key, client, game = race["key"], clients[1], games[1]
+    assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+    version = client.get(f"/api/games/{game}").json()["version"]
+    batch = {"moves": "draw draw", "version": str(version), "input": "tabRace1:1",
+             "offline": "1", "elapsed": "40"}
+    headers = {"Accept": "application/json"}
+    synced = client.post(f"/games/{game}/play", headers=headers, data=batch)
+    assert synced.status_code == 200 and synced.json()["timed"] is False
+    again = client.post(f"/games/{game}/play", headers=headers, data=batch)  # a retried sync
+    assert again.status_code == 200
+    shown = clients[0].get(f"/api/races/{key}").json()
+    racer = next(r for r in shown["racers"] if r["id"] == 2)
+    assert racer["moves"] == 3 and racer["status"] == "playing"  # played once
+    assert racer["timed"] is False and racer["ranked"] is False
+    assert racer["unranked_why"] == "untimed"
+    assert 'data-racer="2"' in clients[2].get(f"/races/{key}").text
+    assert re.search(r'data-racer="2"[^>]*data-timed="false"', clients[2].get(
+        f"/races/{key}").text)
+    # Back only after the time limit: the race is over, the device's moves are refused.
+    past_its_time(race_app, key)
+    version = client.get(f"/api/games/{game}").json()["version"]
+    late = client.post(f"/games/{game}/play", headers=headers, data={
+        **batch, "version": str(version), "input": "tabRace1:2"})
+    assert late.status_code == 422 and "time limit" in late.text
+    assert len(client.get(f"/api/games/{game}").json()["moves"]) == 3

@@ -29,6 +29,7 @@ from app.store.positions import load_game
 from app.web.core import deps
 from app.web.core.i18n import gettext as _
 from app.web.services import broadcast, spoilers
+from app.web.views.view import unranked_why
 
 TIME_UP = "time_up"
 """The termination a game lost by its race's time limit is refused with (``game_over``'s)."""
@@ -83,7 +84,7 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime,
                                                           number=entry.racer.number),
         "cards_left": goal_cards, "moves": 0, "passes_left": race.passes - 1,
         "status": "waiting", "time_ms": 0, "hints": 0, "ranked": True,
-        "ready": bool(entry.racer.ready)}
+        "ready": bool(entry.racer.ready), "timed": True, "unranked_why": None}
     if game is None:
         return shown
     position = load_game(game)
@@ -99,7 +100,8 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime,
     shown.update(cards_left=goal_cards - (game.cleared or 0), moves=game.move_count,
                  passes_left=position.passes_left, status=racer_status,
                  time_ms=_time_ms(game, min(now, ends) if ends else now),
-                 hints=game.hints_used or 0, ranked=bool(game.ranked))
+                 hints=game.hints_used or 0, ranked=bool(game.ranked),
+                 timed=game.timed is not False, unranked_why=unranked_why(game))
     if status is stored.RaceStatus.FINISHED:
         shown["game"] = game.id  # the replays open after the race
     return shown
