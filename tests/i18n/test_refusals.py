@@ -61,4 +61,4 @@ def test_the_page_has_every_refusal_by_code(language):
         forms = message.values() if isinstance(message, dict) else [message]
         assert all(form and "%(" not in form for form in forms), (code, message)
     assert set(sent["counts"]) <= set(sent["messages"])
-    assert set(sent["endings"]) == {t.value for t in Termination} | {"abandoned"}
+    assert set(sent["endings"]) == {t.value for t in Termination} | {"abandoned", "time_up"}
