@@ -146,6 +146,10 @@
       race.racers.forEach(function (racer) {
         var old = seen[racer.id];
         seen[racer.id] = racer;
+        if (old && !page && String(racer.id) === you && racer.status === "out" && old.status !== "out") {
+          /* On your board: the race's time ran out, and the server ended your game. */
+          window.setTimeout(function () { window.location.reload(); }, 300);
+        }
         if (!old || String(racer.id) === you) return;
         if (FINISHED[racer.status] && !FINISHED[old.status]) {
           say(fill(strip.dataset.wordFinished, { name: racer.name,

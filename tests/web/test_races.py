@@ -315,6 +315,7 @@ def test_a_race_ends_when_its_time_is_up(race_app, clients):
     error = late.json()["errors"][0]
     assert error["type"] == "game_over" and error["ctx"]["termination"] == "time_up"
     assert "time limit" in late.json()["detail"]
+    assert "time limit passed" in clients[0].get(f"/games/{games[0]}").text  # the board says
     after = clients[2].get(f"/api/races/{race['key']}").json()
     assert after["status"] == "finished"
     assert [r["status"] for r in after["racers"]] == ["out", "out"]
