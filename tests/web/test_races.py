@@ -433,3 +433,51 @@ def test_a_racer_back_online_is_synced_and_marked_not_timed(race_app, clients):
         **batch, "version": str(version), "input": "tabRace1:2"})
     assert late.status_code == 422 and "time limit" in late.text
     assert len(client.get(f"/api/games/{game}").json()["moves"]) == 3
+
+
+def test_racers_ready_at_once_start_their_race_once(database_url):
+    """Every racer presses ready at the same moment (PostgreSQL too: each request's read of
+    who is ready waits for the others' commits): each race starts, once; and the time
+    limit's end, reached by several readers at once, ends each game once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import func, select
+
+    from app.store.models import RaceEvent
+
+    app = create_app(make_settings(database_url, race_countdown_seconds=0.2))
+    with browsers(app, 4) as racers:
+        keys = []
+        for _ in range(3):
+            key = create(racers[0])["key"]
+            for other in racers[1:]:
+                assert other.post(f"/api/races/{key}/join").status_code == 200
+            keys.append(key)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for key in keys:
+                answers = list(pool.map(
+                    lambda client, key=key: client.post(f"/api/races/{key}/ready"), racers))
+                assert [a.status_code for a in answers] == [200] * 4
+        for key in keys:
+            shown = wait_for(racers[0], key, "running")
+            assert [r["status"] for r in shown["racers"]] == ["playing"] * 4
+        with app.state.db.session() as session:
+            for key in keys:
+                states = [json.loads(payload)["status"] for payload in session.scalars(
+                    select(RaceEvent.payload).where(RaceEvent.race_key == key))]
+                assert states.count("countdown") == 1  # one start
+        key = keys[0]
+        app.state.hub.on_tick = None
+        games = [client.get(f"/api/races/{key}").json()["you"]["game"] for client in racers]
+        for client, game in zip(racers, games, strict=True):
+            assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+        past_its_time(app, key)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            reads = list(pool.map(lambda client: client.get(f"/api/races/{key}"), racers))
+        assert {r.json()["status"] for r in reads} == {"finished"}
+        with app.state.db.session() as session:
+            ends = session.scalar(select(func.count()).select_from(RaceEvent).where(
+                RaceEvent.race_key == key, RaceEvent.payload.contains('"status":"finished"')))
+        assert ends == 1
+        assert {racers[0].get(f"/api/games/{game}").json()["status"] for game in games} == \
+            {"lost"}
