@@ -317,20 +317,33 @@ class AlreadyStarted(RuntimeError):
 def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Variant,
                      steps: list[Step], input_id: str, *, untimed_elapsed: int | None = None,
                      daily: date | None = None, challenge: str | None = None,
-                     late_daily: date | None = None) -> tuple[LoadedGame, Applied]:
+                     late_daily: date | None = None,
+                     retry_from: Sequence[Move] = ()) -> tuple[LoadedGame, Applied]:
     """A deal page's first batch: the game started and the batch played in one transaction,
     all or nothing, filed under the batch's id (``games.last_input`` is unique per player).
+
+    ``retry_from``: the game is a try again begun on the device ("try again from move N" of a
+    lost game, with no network): a new game not counted (as ``retry``'s), with these moves
+    played by the server before the batch (not paced), then the batch.
 
     Raises BatchRefused (nothing stored) when the engine refuses a step, and AlreadyStarted
     when a copy of this batch (a retried sync, twenty at once) stored its game first: the
     caller answers with that game, so the batch is played once."""
     game = Game(deal, variant.goal, variant.passes)
+    _play_steps(game, list(retry_from))
+    begun = game.copy()
     hints: list[tuple[Game, Move | None]] = []
     undone = _play_steps(game, steps, hints)
 
     def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
-        if latest is not None and is_fresh_game_of(latest, deal, variant):
+        if retry_from:
+            abandoned = abandon_in_progress(session, player_id)
+            record = create_game(session, player_id, deal, variant.goal, variant.passes,
+                                 rated=False)
+            save_position(session, record, begun, paced=False)
+            created = True
+        elif latest is not None and is_fresh_game_of(latest, deal, variant):
             abandoned = abandon_in_progress(session, player_id, keep=latest.id)
             record, created = latest, False
             if challenge and not record.challenge:
