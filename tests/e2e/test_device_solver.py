@@ -1,7 +1,9 @@
 """The solver on the device (issue 45), in Chromium with the network cut: a hint on a mid-game
 position, the verdict after a losing move and a lost game's coach come from the WebAssembly
 solver in the page's worker, each equal to what the server answers for the same position once
-the network is back; a hint taken on the device is counted in the synced game's hints_used.
+the network is back; a hint taken on the device is counted in the synced game's hints_used; the
+coach's "Try again from move N" begins the game on the device (on a phone's screen), stored as
+the server's own retry once synced, saying what the server's retry says.
 
 Every wait is for what is checked (``wait_until`` polls the page)."""
 
@@ -117,9 +119,14 @@ def test_the_verdict_after_a_losing_move_the_coach_and_a_try_again_offline(page)
     assert found[0] == "lost-at" and int(found[1]) == lost_at == winnable_for + 1
     # "Try again from move N", still with no network: a game begun here before that move,
     # the move that keeps the win marked, as the server's retry does.
+    # On a phone, where a train's player has it: the control fits and takes a finger.
+    page.set_viewport_size({"width": 360, "height": 740})
     retry = page.locator("[data-analysis-from=device] [data-action=retry]")
     offered = retry.inner_text()
     assert offered == f"Try again from move {lost_at}"
+    retry.scroll_into_view_if_needed()
+    box = retry.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44, box
     retry.click()
     page.wait_for_selector(f'#board[data-moves="{lost_at - 1}"]:not([data-status="lost"])',
                            state="attached")
