@@ -232,6 +232,23 @@ def test_a_race_without_hints_refuses_them_and_one_with_hints_counts_them(client
     assert next(r for r in shown["racers"] if r["you"])["hints"] == 1
 
 
+def test_a_race_without_hints_offers_none_on_the_device_either(clients):
+    """No hint control on the board (so the device's solver offers no hint, verdict or coach:
+    static/js/board/ondevice.js), and a device hint step in a batch refuses the batch; a race
+    with hints keeps the control."""
+    _race, games = started(clients, count=2)
+    assert 'data-action="hint"' not in clients[0].get(f"/games/{games[0]}").text
+    version = clients[0].get(f"/api/games/{games[0]}").json()["version"]
+    refused = clients[0].post(f"/games/{games[0]}/play", headers={"Accept": "application/json"},
+                              data={"moves": "hint:draw draw", "version": str(version),
+                                    "input": "racehints:1"})
+    assert refused.status_code == 422 and refused.json()["refused"]
+    state = clients[0].get(f"/api/games/{games[0]}").json()
+    assert state["hints_used"] == 0 and state["moves"] == []
+    _race, games = started(clients[2:], count=2, hints=True)
+    assert 'data-action="hint"' in clients[2].get(f"/games/{games[0]}").text
+
+
 def test_races_are_in_each_racers_statistics_and_history(race_app, clients):
     race, games = started(clients, count=2)
     key = race["key"]

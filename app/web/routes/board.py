@@ -39,17 +39,20 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 
 # --- the routes ----------------------------------------------------------------------------
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="board")
-def board(request: Request, loaded: GameDep, player_id: PlayerDep,
+def board(request: Request, session: SessionDep, loaded: GameDep, player_id: PlayerDep,
           selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
     """The board. Its ETag is the game's version: the board's script, back in view or online
-    again, asks with If-None-Match whether another tab moved (304: nothing new)."""
+    again, asks with If-None-Match whether another tab moved (304: nothing new). A race without
+    hints has no hint control: the page offers none, from the server or the device's solver."""
     etag = f'"{loaded.version}"'
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag, **NO_STORE})
     shown = notice.take(request, loaded.record.id) or Notice()
+    hints_off = racing.hints_refused(session, loaded.record) is not None
     response = render_board(request, loaded, player_id, Notice(
         shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
-        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards))
+        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards),
+        extras={"hints_off": True} if hints_off else None)
     notice.clear(request, response, loaded.record.id)
     response.headers["ETag"] = etag
     return response
@@ -59,7 +62,13 @@ def board(request: Request, loaded: GameDep, player_id: PlayerDep,
 def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
          sent: BoardInputDep) -> Response:
     """One input on the board, or the script's batch of moves; judged by the engine on the
-    version of the game the board showed."""
+    version of the game the board showed. A hint the device's solver gave (a step ``hint``)
+    in a race without hints refuses the batch, as the server's hint is refused."""
+    hinted = sent.moves and any(word.partition(":")[0].lower() == "hint"
+                                for word in sent.moves.split())
+    if hinted and (why := racing.hints_refused(session, loaded.record)):
+        return render_board(request, loaded, player_id, Notice(why, refused=True),
+                            status_code=422)
     return take_input(request, session, player_id, loaded, sent)
 
 

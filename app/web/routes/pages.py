@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from markdown_it import MarkdownIt
 from sqlalchemy.orm import Session
@@ -143,17 +143,24 @@ def challenged(request: Request, session: Session, token: str | None, number: in
                                   variant).id
 
 
+RetryQuery = Annotated[str | None, Query(max_length=2000)]
+
+
 @router.post("/deal/{number}/play", name="deal_play")
 def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
               sent: BoardInputDep, goal: GoalQuery = None,
-              passes: PassesQuery = None, challenge: ChallengeQuery = None) -> Response:
-    """A deal page's first input: it starts the game, then counts as the game's own."""
+              passes: PassesQuery = None, challenge: ChallengeQuery = None,
+              retry: RetryQuery = None) -> Response:
+    """A deal page's first input: it starts the game, then counts as the game's own.
+    ``retry``: the moves a try again begun on the device starts from (a game not counted:
+    "try again from move N" of a game lost with no network, ``starting.first_batch``)."""
     variant = read_variant(goal, passes)
     started = first_input_starts(
         request, session, player_id, deal=Deal.from_number(number), variant=variant, sent=sent,
         ask_at=path_for(request, "deal_link", number=number,
                         query={**rules_query(variant), "challenge": challenge}),
-        challenge=challenged(request, session, challenge, number, variant))
+        challenge=None if retry else challenged(request, session, challenge, number, variant),
+        retry_from=retry)
     if isinstance(started, Response):
         return started
     return went_on(request, take_input(request, session, player_id, started,

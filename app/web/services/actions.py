@@ -317,20 +317,23 @@ class AlreadyStarted(RuntimeError):
 def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Variant,
                      steps: list[Step], input_id: str, *, untimed_elapsed: int | None = None,
                      daily: date | None = None, challenge: str | None = None,
-                     late_daily: date | None = None) -> tuple[LoadedGame, Applied]:
+                     late_daily: date | None = None,
+                     retry_from: Sequence[Move] = ()) -> tuple[LoadedGame, Applied]:
     """A deal page's first batch: the game started and the batch played in one transaction,
     all or nothing, filed under the batch's id (``games.last_input`` is unique per player).
+    ``retry_from``: the moves a try again begun on the device starts from (a game not counted).
 
     Raises BatchRefused (nothing stored) when the engine refuses a step, and AlreadyStarted
     when a copy of this batch (a retried sync, twenty at once) stored its game first: the
     caller answers with that game, so the batch is played once."""
     game = Game(deal, variant.goal, variant.passes)
+    _play_steps(game, list(retry_from))
     hints: list[tuple[Game, Move | None]] = []
     undone = _play_steps(game, steps, hints)
 
     def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
-        if latest is not None and is_fresh_game_of(latest, deal, variant):
+        if not retry_from and latest is not None and is_fresh_game_of(latest, deal, variant):
             abandoned = abandon_in_progress(session, player_id, keep=latest.id)
             record, created = latest, False
             if challenge and not record.challenge:
@@ -338,12 +341,13 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
         else:
             abandoned = abandon_in_progress(session, player_id)
             record = create_game(session, player_id, deal, variant.goal, variant.passes,
-                                 daily=daily, challenge=challenge, late_daily=late_daily)
+                                 daily=daily, challenge=challenge, late_daily=late_daily,
+                                 rated=not retry_from)
             created = True
         witness.count_borrowed_hints(session, record, game)  # another player's hints
         record.hints_used = (record.hints_used or 0) + len(hints)  # the device's own
         save_position(session, record, game, undos=len(undone), input_id=input_id,
-                      untimed_elapsed=untimed_elapsed)
+                      untimed_elapsed=untimed_elapsed, paced=not retry_from)
         for position, move in hints:
             witness.note_hint(session, record, position, move)
         return record, abandoned, created

@@ -21,6 +21,8 @@ from app.engine import (
     DEFAULT_VARIANT,
     Deal,
     GameSetupError,
+    Move,
+    MoveError,
     Variant,
 )
 from app.store import (
@@ -134,14 +136,16 @@ def shown(request: Request, session: Session, player_id: str, *, deal: Deal, var
 def first_input_starts(request: Request, session: Session, player_id: str, *, deal: Deal,
                        variant: Variant, ask_at: str, sent: BoardInput | None = None,
                        daily: date | None = None, challenge: str | None = None,
-                       late_daily: date | None = None) -> Response | LoadedGame:
+                       late_daily: date | None = None,
+                       retry_from: str | None = None) -> Response | LoadedGame:
     """The game a deal page's first input starts; or, when it would abandon a game in progress
     (started in another tab since the page was drawn) that the page has not agreed to leave
     (``sent.abandon``), the way to the question instead.
 
     A first batch sent again (its answer was lost, or it waited on a device without network)
     finds the game it started and gets that game's board: it starts no second game, and is
-    not played twice."""
+    not played twice. ``retry_from``: the moves a try again begun on the device starts from
+    (``first_batch``)."""
     def started_before() -> Response | None:
         if sent is None or sent.input_id is None:
             return None
@@ -160,7 +164,8 @@ def first_input_starts(request: Request, session: Session, player_id: str, *, de
         return see_other(ask_at)
     if sent is not None and sent.moves is not None and sent.input_id is not None:
         return first_batch(request, session, player_id, deal=deal, variant=variant, sent=sent,
-                           daily=daily, challenge=challenge, late_daily=late_daily)
+                           daily=daily, challenge=challenge, late_daily=late_daily,
+                           retry_from=retry_from)
     record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
                                     challenge=challenge, late_daily=late_daily)
     return LoadedGame(record, load_game(record))
@@ -168,20 +173,27 @@ def first_input_starts(request: Request, session: Session, player_id: str, *, de
 
 def first_batch(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
                 sent: BoardInput, daily: date | None, challenge: str | None,
-                late_daily: date | None) -> Response:
+                late_daily: date | None, retry_from: str | None = None) -> Response:
     """A deal page's first batch: the game started and the batch played at once, or neither
     (a refused step: 422 on the deal as it was). Copies of it arriving together store one
-    game: the later ones get the board of the game the first stored."""
+    game: the later ones get the board of the game the first stored.
+
+    ``retry_from`` (moves, space-separated): a try again begun on the device, a game not
+    counted from the position these moves reach (``actions.start_with_batch``). The server
+    cannot tell them from moves a player made, and needs not: the game counts nowhere."""
     assert sent.moves is not None and sent.input_id is not None
     steps = read_steps(sent.moves)
     unstored = preview(player_id, deal, variant.goal, variant.passes, daily=daily)
     if isinstance(steps, Notice):
         return render_board(request, unstored, player_id, steps, status_code=422)
+    before = read_moves(retry_from or "")
+    if isinstance(before, Notice):
+        return render_board(request, unstored, player_id, before, status_code=422)
     try:
         loaded, done = actions.start_with_batch(
             session, player_id, deal, variant, steps, sent.input_id,
             untimed_elapsed=sent.untimed_elapsed, daily=daily, challenge=challenge,
-            late_daily=late_daily)
+            late_daily=late_daily, retry_from=before)
     except actions.BatchRefused as exc:
         return render_board(request, unstored, player_id, refused_batch(exc, len(steps)),
                             status_code=422)
@@ -192,6 +204,15 @@ def first_batch(request: Request, session: Session, player_id: str, *, deal: Dea
         return went_on(request, render_board(request, stored, player_id), stored)
     return went_on(request, render_board(request, loaded, player_id, said_of(done, loaded.game)),
                    loaded)
+
+
+def read_moves(text: str) -> list[Move] | Notice:
+    """Moves in the engine's notation, space-separated (a try again's start)."""
+    try:
+        return [Move.from_text(word) for word in text.split()]
+    except MoveError as exc:
+        # TRANSLATORS: %(why)s is the engine's explanation, a sentence.
+        return Notice(_("That is not a move: %(why)s", why=say(exc.refusal)), refused=True)
 
 
 def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Response:
