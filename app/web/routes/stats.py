@@ -38,14 +38,13 @@ from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.core import utcday
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep
-from app.web.core.htmx import is_htmx, see_other
+from app.web.core.htmx import NO_STORE, is_htmx, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext
 from app.web.core.links import absolute_url, path_for
 from app.web.core.numbers import format_number
 from app.web.routes.devices import devices_context
 from app.web.services import gamesfile, racing
-from app.web.services.boardpage import NO_STORE
 from app.web.services.transfer import FileDownload
 from app.web.views.statsview import (
     daily_figures,

@@ -1,5 +1,5 @@
 """The board's answers: the page (or the game as data for the board's script, or the htmx
-fragment), and what every board form gets back.
+fragment), and what every board form gets back, from the plain results of ``services.board``.
 
 The board's script plays with its own engine and asks for the game as data
 (``Accept: application/json``, ``boarddata``); htmx gets the blocks it swaps; without
@@ -15,27 +15,16 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
-from app.engine import Card, Move, Op, Refusal
-from app.store import GameConflict, LoadedGame, elapsed_seconds
+from app.store import GameRecord, LoadedGame, elapsed_seconds
 from app.web.core import notice, utcday
-from app.web.core.htmx import is_htmx, see_other, wants_json
-from app.web.core.i18n import gettext as _
-from app.web.core.links import absolute_url, deal_path, path_for, rules_query
-from app.web.core.notice import Notice
-from app.web.core.refusals import say
-from app.web.services import results
+from app.web.core.htmx import NO_STORE, is_htmx, see_other, wants_json
+from app.web.core.links import absolute_url, challenge_url, deal_path, path_for, rules_query
+from app.web.core.notice import NOTHING_TO_SAY, Answer, AskFirst, Notice
 from app.web.views.boarddata import answer_data, page_data
 from app.web.views.templating import templates
-from app.web.views.view import board_context, with_symbols
+from app.web.views.view import board_context
 
 BOARD_BLOCKS = ["board", "counters", "message"]
-NO_STORE = {"Cache-Control": "no-store"}
-"""Game pages and the home page are never kept by the browser: Back, Forward and reload show
-the position the server holds (and the home page's "Continue your game")."""
-
-
-NOTHING_TO_SAY = Notice()
-
 
 @dataclass(frozen=True, slots=True)
 class BoardUrls:
@@ -76,7 +65,7 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str,
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
                    share_link=absolute_url(request, share) if share else None,
                    play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint,
-                   challenge_url=results.challenge_url(request, record)
+                   challenge_url=challenge_url(request, record)
                    if record.player_id == player_id else None, **(extras or {}))
     if not is_htmx(request) and not context.get("shell"):
         context["game_data"] = page_data(
@@ -120,38 +109,61 @@ def again_urls(request: Request, record) -> dict[str, str | None]:
             "again_page": path_for(request, "deal_link", query=rules, number=number)}
 
 
-def answer(request: Request, loaded: LoadedGame, player_id: str, said: Notice,
-           status_code: int = 200) -> Response:
+def answer(request: Request, player_id: str, outcome: Answer | AskFirst, *,
+           ask_at: str | None = None) -> Response:
     """What every board form gets back: the game as data for the board's script, the board
     fragment for htmx; without JavaScript, POST -> 303 back to the board (a reload never
-    re-posts), the notice carried through the redirect into the same live region.
-    ``status_code`` is for the script and htmx (a refused batch is 422)."""
-    if is_htmx(request) or wants_json(request):
-        return render_board(request, loaded, player_id, said, status_code=status_code)
-    response = see_other(path_for(request, "board", query={"selected": said.selected},
-                                  game_id=loaded.record.id))
-    notice.put(request, response, loaded.record.id, said)
+    re-posts), the notice carried through the redirect into the same live region; the board
+    itself when the answer says so (``Answer.page``). A deal page's first input that would
+    abandon a game in progress goes to the page's question (``ask_at``) instead; one that
+    stored the game moves the page to the game's own address (the board's script replaces the
+    URL; without it, the redirect goes there)."""
+    if isinstance(outcome, AskFirst):
+        assert ask_at is not None, "only a deal page's game starts on an input"
+        if is_htmx(request) or wants_json(request):
+            return Response(status_code=204, headers={"HX-Redirect": ask_at})
+        return see_other(ask_at)
+    loaded, said = outcome.loaded, outcome.said
+    if outcome.page or is_htmx(request) or wants_json(request):
+        response = render_board(request, loaded, player_id, said,
+                                status_code=outcome.status_code)
+    else:
+        response = see_other(path_for(request, "board", query={"selected": said.selected},
+                                      game_id=loaded.record.id))
+        notice.put(request, response, loaded.record.id, said)
+    if outcome.started:
+        response.headers["HX-Replace-Url"] = path_for(request, "board", game_id=loaded.record.id)
     return response
 
 
-def conflict_message(exc: GameConflict) -> str:
-    """What a ``GameConflict`` tells the player, in their language: the store's refusal said
-    by its code (a ``VersionMismatch`` is written in the player's language already)."""
-    return say(exc.refusal) if exc.refusal is not None else str(exc)
+def deal_page(request: Request, player_id: str, shown: LoadedGame | AskFirst, *,
+              urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
+              extras: dict[str, Any] | None = None) -> Response:
+    """A deal page (``services.board.deal_page``): the question before abandoning a game in
+    progress (posting ``fields`` to ``start``, confirmed), the player's untouched game of the
+    deal, or the deal on a board whose inputs go to ``urls``; ``extras`` go to the page (a
+    challenge, the deal's results)."""
+    if isinstance(shown, AskFirst):
+        return ask_to_abandon(request, shown.current, action=start, fields=fields,
+                              starting=starting)
+    if shown.record.id is not None:
+        return see_other(path_for(request, "board", game_id=shown.record.id))
+    return render_board(request, shown, player_id, urls=urls, extras=extras)
 
 
-def refusal(why: Refusal, cards: tuple[Card, ...] = ()) -> Notice:
-    """An input the rules refuse, said by its code in the player's language; its cards
-    shake."""
-    return Notice(with_symbols(say(why)), refused=True,
-                  refused_cards=tuple(c.name for c in cards))
+def started(request: Request, outcome: GameRecord | AskFirst, *, action: str,
+            fields: dict[str, Any], starting: str) -> Response:
+    """A game started (to its board), or the question first (``ask_to_abandon``)."""
+    if isinstance(outcome, AskFirst):
+        return ask_to_abandon(request, outcome.current, action=action, fields=fields,
+                              starting=starting)
+    return see_other(path_for(request, "board", game_id=outcome.id))
 
 
-def took_back(move: Move) -> Notice:
-    """What an undo says: ``Took back: 5♥+8♣.``"""
-    if move.op is Op.DRAW:
-        return Notice(_("Took back: draw."))
-    if move.op is Op.RECYCLE:
-        return Notice(_("Took back: recycle."))
-    # TRANSLATORS: %(move)s is the move taken back, as in "5♥+8♣" or "K♠".
-    return Notice(_("Took back: %(move)s.", move=with_symbols(move.to_text())))
+def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields: dict[str, Any],
+                   starting: str) -> Response:
+    """Starting ``starting`` would abandon ``current`` (a loss): ask first, on a page of its
+    own, so no link, reload or stray click costs a player a game. The page offers to go on
+    with the current game, or to post ``fields`` to ``action`` again, confirmed."""
+    context = {"current": current, "action": action, "fields": fields, "starting": starting}
+    return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
