@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine.analysis import Analysis
@@ -88,18 +89,8 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     once the game is over (as for replays): during the game it would give its player the
     winning line, and that is what hints are for (and count). Nor while the deal can still be
     played for a day's result (``spoilers``): not even for its player."""
+    await in_thread(check_analysable, request, session, loaded)
     record = loaded.record
-    if not record.status.ended:
-        raise PageError(409, _("Not finished yet"),
-                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
-                        link=(path_for(request, "board", game_id=record.id),
-                              _("Go to the game")))
-    if racing.in_race(loaded.game.deal.number):
-        raise PageError(403, racing.raced_title(), racing.why_raced())
-    if await in_thread(spoilers.kept_private, session, loaded.game):
-        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
-                        link=(path_for(request, "replay", game_id=record.id),
-                              _("Watch the game's replay")))
     try:
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
@@ -135,6 +126,22 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                "to_clear": game.goal.cards_to_clear}
     return templates.TemplateResponse(request, "results.html", context,
                                       block_name="results" if is_htmx(request) else None)
+
+
+def check_analysable(request: Request, session: Session, loaded: LoadedGame) -> None:
+    """Refuse the analysis of a game in progress (409), or of a deal in a race or still in
+    play for a day's result (403)."""
+    if not loaded.record.status.ended:
+        raise PageError(409, _("Not finished yet"),
+                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
+                        link=(path_for(request, "board", game_id=loaded.record.id),
+                              _("Go to the game")))
+    if racing.in_race(loaded.game.deal.number):
+        raise PageError(403, racing.raced_title(), racing.why_raced())
+    if spoilers.kept_private(session, loaded.game):
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=loaded.record.id),
+                              _("Watch the game's replay")))
 
 
 def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from app import odds
 from app.engine import Deal, Variant
-from app.store import preview, won_daily
+from app.store import GameRecord, preview, won_daily
 from app.web.core.csrf import require_csrf
 from app.web.core.dates import format_day
 from app.web.core.deps import PlayerDep, SessionDep
@@ -70,13 +70,8 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
     on_time, late = days_of(day)
     drawn_for = late or on_time
     assert drawn_for is not None
-    if on_time is not None:
-        won = won_daily(session, player_id, on_time, variant.goal, variant.passes)
-        if won is not None:
-            return templates.TemplateResponse(request, "daily_won.html", {
-                "record": won, "variant": variant, "fields": rules_query(variant),
-                "calendar_url": calendar_path(request, variant, drawn_for)},
-                headers=NO_STORE)
+    if on_time and (won := won_daily(session, player_id, on_time, variant.goal, variant.passes)):
+        return won_page(request, won, variant, drawn_for)
     deal = Deal.from_number(odds.daily_deal(drawn_for, variant))
     shown = starting.deal_page(session, player_id, preview(player_id, deal, variant.goal,
                                                         variant.passes, daily=on_time))
@@ -88,6 +83,13 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
         start=path_for(request, "daily_start"), fields=query,
         starting=daily_phrase(variant, late), extras={
             "calendar_url": calendar_path(request, variant, drawn_for), "late_daily": late})
+
+
+def won_page(request: Request, won: GameRecord, variant: Variant, day: date) -> Response:
+    """The day's deal won already: the result, and the deal again, not counted."""
+    return templates.TemplateResponse(request, "daily_won.html", {
+        "record": won, "variant": variant, "fields": rules_query(variant),
+        "calendar_url": calendar_path(request, variant, day)}, headers=NO_STORE)
 
 
 def daily_phrase(variant: Variant, late: date | None) -> str:

@@ -42,8 +42,17 @@ from app.web.core.notice import Notice
 from app.web.core.params import DealNumber
 from app.web.core.preferences import DIFFICULTY_CHOICES
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.routes import homeform, preferences_page
-from app.web.services import actions, board, results, solving, spoilers, starting, witness
+from app.web.services import (
+    actions,
+    board,
+    homeform,
+    preferences,
+    results,
+    solving,
+    spoilers,
+    starting,
+    witness,
+)
 from app.web.services.board import BoardInputDep
 from app.web.services.results import ChallengeQuery
 from app.web.services.starting import (
@@ -65,7 +74,7 @@ def render_home(request: Request, session: Session, player_id: str, *,
                 form: dict[str, str] | None = None, error: str | None = None,
                 status_code: int = 200) -> Response:
     winnable_only = wants_winnable_only(session, player_id)
-    difficulty = preferences_page.current(request, session, player_id).difficulty
+    difficulty = preferences.current(request, session, player_id).difficulty
     context = {
         # The worker's copy for offline use names nobody's game (routes/offline.py).
         "continue_game": None if request.headers.get("x-pyramid-kept")
@@ -93,7 +102,7 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
              player_id: PlayerDep, sent: homeform.SentDep) -> Response:
     """Start a game from the home form (or the board's New game button), as ``homeform``
     reads it; the player is asked first before a game in progress is abandoned."""
-    chosen = preferences_page.current(request, session, player_id)
+    chosen = preferences.current(request, session, player_id)
     try:
         asked = homeform.read(sent, chosen.difficulty)
     except homeform.Refused as exc:

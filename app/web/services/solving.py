@@ -40,8 +40,8 @@ from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
 from app.web.core import metrics
-from app.web.core.budget import current_client
 from app.web.core.i18n import gettext as _
+from app.web.core.scope import current_client
 from app.web.core.threads import in_thread, lower_own_priority
 
 QUEUE_PER_THREAD = 8
