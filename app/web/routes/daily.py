@@ -129,15 +129,15 @@ DailyPageDep = Annotated[DealPageGame, Depends(daily_page_game)]
 def daily_play(request: Request, session: SessionDep, player_id: PlayerDep, page: DailyPageDep,
                sent: BoardInputDep) -> Response:
     """The deal of the day's first input: it starts the game, then counts as the game's own."""
-    return answer(request, player_id, board.play(request, session, player_id, page.game, sent),
-                  ask_at=page.ask_at)
+    return answer(request, player_id, board.first_input(
+        request, session, player_id, page.game, sent), ask_at=page.ask_at)
 
 
 @router.post("/daily/hint", name="daily_hint")
 async def daily_hint(request: Request, session: SessionDep, player_id: PlayerDep,
                      page: DailyPageDep) -> Response:
     """A hint asked on the deal of the day's page: it starts the game, as any first input."""
-    return answer(request, player_id, await board.hint(session, player_id, page.game),
+    return answer(request, player_id, await board.first_hint(session, player_id, page.game),
                   ask_at=page.ask_at)
 
 

@@ -170,15 +170,15 @@ DealPageDep = Annotated[DealPageGame, Depends(deal_page_game)]
 def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, page: DealPageDep,
               sent: BoardInputDep) -> Response:
     """A deal page's first input: it starts the game, then counts as the game's own."""
-    return answer(request, player_id, board.play(request, session, player_id, page.game, sent),
-                  ask_at=page.ask_at)
+    return answer(request, player_id, board.first_input(
+        request, session, player_id, page.game, sent), ask_at=page.ask_at)
 
 
 @router.post("/deal/{number}/hint", name="deal_hint")
 async def deal_hint(request: Request, session: SessionDep, player_id: PlayerDep,
                     page: DealPageDep) -> Response:
     """A hint asked on a deal page: it starts the game, as any first input."""
-    return answer(request, player_id, await board.hint(session, player_id, page.game),
+    return answer(request, player_id, await board.first_hint(session, player_id, page.game),
                   ask_at=page.ask_at)
 
 

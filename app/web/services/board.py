@@ -90,12 +90,9 @@ BoardInputDep = Annotated[BoardInput, Depends(board_input)]
 
 # --- playing an input ------------------------------------------------------------------------
 def play(request: Request, session: Session, player_id: str, loaded: LoadedGame,
-         sent: BoardInput) -> Answer | AskFirst:
-    """One board input on ``loaded``: read into steps, applied by ``actions.apply`` (which
-    checks the version and that the game goes on), and what to answer. A deal page's game
-    (not stored) is started by it first (``_first_input``)."""
-    if loaded.record.id is None:
-        return _first_input(request, session, player_id, loaded, sent)
+         sent: BoardInput) -> Answer:
+    """One board input on a stored game: read into steps, applied by ``actions.apply`` (which
+    checks the version and that the game goes on), and what to answer."""
     try:
         read = read_input(loaded.game, sent, script=wants_json(request))
     except Unread as exc:
@@ -113,13 +110,14 @@ def play(request: Request, session: Session, player_id: str, loaded: LoadedGame,
     return Answer(loaded, read.said or said_of(done, loaded.game))
 
 
-def _first_input(request: Request, session: Session, player_id: str, unstored: LoadedGame,
-                 sent: BoardInput) -> Answer | AskFirst:
-    """A deal page's first input. A batch starts the game and is played with it, in one
-    transaction (or neither: a refused step is 422 on the deal as it was); any other input
-    plays on the game it starts. A first batch sent again (its answer was lost, or it waited
-    on a device without network) finds the game it started and gets that game's board: it
-    starts no second game, and is not played twice."""
+def first_input(request: Request, session: Session, player_id: str, unstored: LoadedGame,
+                sent: BoardInput) -> Answer | AskFirst:
+    """A deal page's first input, on its game not stored yet (``store.preview``). A batch
+    starts the game and is played with it, in one transaction (or neither: a refused step is
+    422 on the deal as it was); any other input plays on the game it starts. A first batch
+    sent again (its answer was lost, or it waited on a device without network) finds the game
+    it started and gets that game's board: it starts no second game, and is not played
+    twice."""
     if (before := _started_by(session, player_id, sent)) is not None:
         return before
     if (ask := starting.ask_first(session, player_id, agreed=sent.abandon)) is not None:
@@ -129,7 +127,7 @@ def _first_input(request: Request, session: Session, player_id: str, unstored: L
         started = starting.stored(session, unstored)  # the page was drawn before the game
         version = started.version if sent.moves is not None else None  # existed
         answered = play(request, session, player_id, started, replace(sent, version=version))
-        return replace(answered, started=True) if isinstance(answered, Answer) else answered
+        return replace(answered, started=True)
     steps = read_steps(sent.moves)
     if isinstance(steps, Notice):
         return Answer(unstored, steps, 422, page=True)
@@ -181,25 +179,28 @@ def _out_of_step(session: Session, loaded: LoadedGame, input_id: str | None,
 
 
 # --- a hint --------------------------------------------------------------------------------
-async def hint(session: Session, player_id: str, loaded: LoadedGame) -> Answer | AskFirst:
-    """The solver's next move for ``loaded``, in words on the board (``hints.advise``; a deal
-    page's game is started by the question, as by any first input)."""
-    started = loaded.record.id is None
-    if started:
-        if (ask := await in_thread(starting.ask_first, session, player_id)) is not None:
-            return ask
-        loaded = await in_thread(starting.stored, session, loaded)
+async def first_hint(session: Session, player_id: str,
+                     unstored: LoadedGame) -> Answer | AskFirst:
+    """A hint asked on a deal page: the question starts its game, as any first input."""
+    if (ask := await in_thread(starting.ask_first, session, player_id)) is not None:
+        return ask
+    loaded = await in_thread(starting.stored, session, unstored)
+    return replace(await hint(session, player_id, loaded), started=True)
+
+
+async def hint(session: Session, player_id: str, loaded: LoadedGame) -> Answer:
+    """The solver's next move for ``loaded``, in words on the board (``hints.advise``)."""
     try:
         advice, until = await hints.advise(session, loaded, player_id)
     except IllegalMove as exc:
-        return Answer(loaded, refusal(exc.refusal), started=started)
+        return Answer(loaded, refusal(exc.refusal))
     except (solving.SolverBusy, hints.HintKeptBack) as exc:
-        return Answer(loaded, Notice(str(exc), refused=True), started=started)
+        return Answer(loaded, Notice(str(exc), refused=True))
     move = advice.move
     return Answer(loaded, Notice(
         describe_hint(advice, until),
         hinted=tuple(card.name for card in move.cards) if move else (),
-        hinted_action=move.op.value if move and not move.cards else None), started=started)
+        hinted_action=move.op.value if move and not move.cards else None))
 
 
 # --- reading an input ------------------------------------------------------------------------

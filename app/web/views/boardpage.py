@@ -2,9 +2,17 @@
 fragment), and what every board form gets back, from the plain results of ``services.board``.
 
 The board's script plays with its own engine and asks for the game as data
-(``Accept: application/json``, ``boarddata``); htmx gets the blocks it swaps; without
-JavaScript a form's POST is answered with a 303 back to the board, its notice carried through
-the redirect. A refused move is a message on the board, not an HTTP error.
+(``Accept: application/json``); htmx gets the blocks it swaps; without JavaScript a form's POST
+is answered with a 303 back to the board, its notice carried through the redirect. A refused
+move is a message on the board, not an HTTP error.
+
+**The game as data.** The page plays with its own engine (static/js/engine, held to app/engine
+by one shared suite), so it needs the deal's cards and the moves, not a drawing: ``page_data``
+goes on the board page as JSON (``<script type="application/json" id="game-data">``), and
+``answer_data`` is what a batch, a hint or an undo answers the script with. The server stays
+the only judge: the script compares its moves with ``moves`` and, where they differ, takes the
+server's. Deal numbers go up to 10**20 - 1, past what a JavaScript number holds exactly, so
+they travel as digit strings.
 """
 
 from __future__ import annotations
@@ -15,14 +23,14 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
+from app.engine import Game
 from app.store import GameRecord, LoadedGame, elapsed_seconds
 from app.web.core import notice, utcday
 from app.web.core.htmx import NO_STORE, is_htmx, see_other, wants_json
 from app.web.core.links import absolute_url, challenge_url, deal_path, path_for, rules_query
 from app.web.core.notice import NOTHING_TO_SAY, Answer, AskFirst, Notice
-from app.web.views.boarddata import answer_data, page_data
 from app.web.views.templating import templates
-from app.web.views.view import board_context
+from app.web.views.view import board_context, status_of
 
 BOARD_BLOCKS = ["board", "counters", "message"]
 
@@ -167,3 +175,53 @@ def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields
     with the current game, or to post ``fields`` to ``action`` again, confirmed."""
     context = {"current": current, "action": action, "fields": fields, "starting": starting}
     return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
+
+
+# --- the game as data ---------------------------------------------------------------------
+def deal_data(game: Game) -> dict[str, Any]:
+    """The deal's cards (pyramid from the apex, stock from the top) and its number."""
+    deal = game.deal
+    return {"number": str(deal.number) if deal.number is not None else None,
+            "pyramid": [card.name for card in deal.pyramid],
+            "stock": [card.name for card in deal.stock]}
+
+
+def answer_data(record: Any, game: Game, *, elapsed: int, running: bool,
+                said: Notice | None = None) -> dict[str, Any]:
+    """What the server holds of the game now, and what it says about the last input."""
+    said = said or Notice()
+    return {
+        "id": record.id,
+        "version": record.version,
+        "status": status_of(record, game).value,
+        "moves": [move.to_text() for move in game.moves],
+        "last_input": record.last_input,
+        "hints": record.hints_used or 0,
+        "undos": record.undo_count or 0,
+        "elapsed": elapsed,
+        "running": running,
+        "timed": getattr(record, "timed", True) is not False,
+        "score": record.score_of(game).total,
+        "message": said.message,
+        "refused": said.refused,
+        "hinted": list(said.hinted) + ([said.hinted_action] if said.hinted_action else []),
+    }
+
+
+def page_data(record: Any, game: Game, *, elapsed: int, running: bool, paused: bool,
+              can_play: bool, urls: dict[str, str | None],
+              said: Notice | None = None, learn: bool = False) -> dict[str, Any]:
+    """Everything the board's script starts from: the deal, the rules, the moves, the clock and
+    where each input goes (``urls``: play, hint, undo, pause, resume, restart, the page); and
+    what the page says, with the cards it marks (``said``: a try again's better move)."""
+    return {
+        **answer_data(record, game, elapsed=elapsed, running=running, said=said),
+        "deal": deal_data(game),
+        "goal": game.goal.value,
+        "passes": game.passes,
+        "paused": paused,
+        "can_play": can_play,
+        "learn": learn,  # a guided game played on the page alone, never stored
+        "daily": record.daily.isoformat() if getattr(record, "daily", None) else None,
+        "urls": urls,
+    }
