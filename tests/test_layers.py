@@ -359,14 +359,15 @@ def test_the_web_layer_stands_on_at_most_7_floors():
 
 
 def route_functions() -> Iterable[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
-    """Every function of a route module that a router decorates (``@router.get(...)``)."""
+    """Every function of a route module that a router decorates (``@router.get(...)``,
+    ``@api_router.post(...)``)."""
     for name, path in modules().items():
         if not within(name, "app.web.routes"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
                     isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
-                    and isinstance(d.func.value, ast.Name) and d.func.value.id == "router"
+                    and isinstance(d.func.value, ast.Name) and d.func.value.id.endswith("router")
                     for d in node.decorator_list):
                 yield name, node
 
