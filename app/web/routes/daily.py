@@ -105,17 +105,17 @@ def daily_phrase(variant: Variant, late: date | None) -> str:
              day=format_day(late, "long"), rules=rules)
 
 
-def daily_page_game(request: Request, player_id: PlayerDep, sent: BoardInputDep,
-                    goal: GoalQuery = None, passes: PassesQuery = None, day: DayQuery = None,
-                    drawn: Annotated[str | None, Query(max_length=200)] = None) -> DealPageGame:
+def daily_page_game(request: Request, player_id: PlayerDep, goal: GoalQuery = None,
+                    passes: PassesQuery = None, day: DayQuery = None,
+                    drawn: Annotated[str | None, Query(max_length=200)] = None,
+                    offline: Annotated[bool, Form()] = False) -> DealPageGame:
     """The deal of the page's day, not stored before its first input: counted as that day's
-    only when played on it (or begun on it without network: ``days_of``; ``drawn``: the stamp
-    the page or the offline pack carried, ``starting.drawn_stamp``); and the daily's page,
-    which asks before that input abandons a game in progress."""
+    only when played on it (or begun on it without network, ``offline``: ``days_of``;
+    ``drawn``: the stamp the page or the offline pack carried, ``starting.drawn_stamp``); and
+    the daily's page, which asks before that input abandons a game in progress."""
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
-    on_time, late = days_of(drawn_on, offline=sent.untimed_elapsed is not None,
-                            drawn=starting.drawn_day(request, drawn))
+    on_time, late = days_of(drawn_on, offline=offline, drawn=starting.drawn_day(request, drawn))
     return DealPageGame(
         preview(player_id, Deal.from_number(odds.daily_deal(drawn_on, variant)), variant.goal,
                 variant.passes, daily=on_time, late_daily=late),
