@@ -217,11 +217,14 @@ def load(session: Session, game_id: str) -> LoadedGame | None:
 
 
 def preview(player_id: str, deal: Deal, goal: Goal | str, passes: int, *,
-            daily: date | None = None, winnable_only: bool = False) -> LoadedGame:
+            daily: date | None = None, winnable_only: bool = False,
+            challenge: str | None = None, late_daily: date | None = None) -> LoadedGame:
     """The game a deal link or the deal of the day would start, as a board to look at: nothing
-    is stored until the player's first input (a POST) starts it for real."""
+    is stored until the player's first input (a POST) starts it for real, as it is here (its
+    ``id`` None)."""
     record, game = new_record(player_id, deal, goal, passes, daily=daily,
-                              winnable_only=winnable_only)
+                              winnable_only=winnable_only, challenge=challenge,
+                              late_daily=late_daily)
     record.version = 0
     return LoadedGame(record, game)
 

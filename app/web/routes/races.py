@@ -15,14 +15,13 @@ from app.engine import Deal, DealError, Variant
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep, SettingsDep
 from app.web.core.errors import PageError
-from app.web.core.htmx import see_other
+from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.refusals import say
 from app.web.core.scope import is_api
 from app.web.core.threads import in_thread
 from app.web.services import broadcast, raceentry, racestream, racing, starting
-from app.web.services.boardpage import NO_STORE
 from app.web.views.apimodels import NewRace, Problem
 from app.web.views.templating import templates
 

@@ -7,11 +7,12 @@ the chart is drawn server-side as inline SVG (readable with JavaScript off).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from app import odds
 from app.engine import GameStatus, Variant
 from app.web.core import dates
+from app.web.core.dates import iso
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import status_label, variant_title
@@ -25,12 +26,6 @@ def format_when(moment: datetime | None) -> str:
     if moment is None:
         return "–"
     return dates.format_moment(moment)
-
-
-def iso(moment: datetime | None) -> str:
-    if moment is None:
-        return ""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def percent(share: float | None) -> str:
