@@ -81,6 +81,24 @@ class RaceStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
 
+
+class RacerStatus(StrEnum):
+    """Where one racer stands: the ``status`` of each racer the API, the events and the strip
+    show (``out``: their game was still in play when the race's time ran out)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    OUT = "out"
+    GONE = "gone"
+
+    @property
+    def finished(self) -> bool:
+        """Done racing, with a time of their own (gone is not: they left)."""
+        return self in (RacerStatus.WON, RacerStatus.LOST, RacerStatus.OUT)
+
+
 MAX_RACERS = 8
 CHANNEL = "pyramid_races"
 """PostgreSQL's NOTIFY channel: each notification is ``<race key> <event id>``."""

@@ -28,8 +28,8 @@ from app.store.models import GameRecord, Race, utcnow
 from app.store.positions import load_game
 from app.web.core import deps
 from app.web.core.i18n import gettext as _
+from app.web.core.ranked import unranked_why
 from app.web.services import broadcast, spoilers
-from app.web.views.view import unranked_why
 
 TIME_UP = "time_up"
 """The termination a game lost by its race's time limit is refused with (``game_over``'s)."""

@@ -17,6 +17,7 @@ from app.engine.solver import Hint
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import card_name
+from app.web.core.ranked import unranked_why
 from app.web.core.refusals import ended, ending, say
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
@@ -389,12 +390,3 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,
     }
-
-
-def unranked_why(record) -> str | None:
-    """Why a game is not ranked: ``untimed``, ``known`` or ``fast`` (None when ranked); a
-    game made not ranked before the reason was kept is read from ``timed``."""
-    if getattr(record, "ranked", True) is not False:
-        return None
-    return getattr(record, "unranked_why", None) or (
-        "untimed" if getattr(record, "timed", True) is False else "known")
