@@ -163,17 +163,17 @@ def first_input(request: Request, session: Session, player_id: str, unstored: Lo
 def _retried(unstored: LoadedGame, text: str) -> LoadedGame | Notice:
     """A deal page's game as a try again from the position ``text``'s moves reach: not rated,
     answering no challenge (``BoardInput.retry``); or why those moves are refused."""
-    steps = read_steps(text) if text.split() else []  # from move 1: none
-    if isinstance(steps, Notice):
-        return steps
     game = unstored.game.copy()
-    for step in steps:
-        if not isinstance(step, Move):
-            return Notice(_("A try again starts from moves only."), refused=True)
+    for word in text.split():  # from move 1: none
         try:
-            game.play(step)
+            move = Move.from_text(word)
+            game.play(move)
+        except MoveError as exc:
+            # TRANSLATORS: %(why)s is the engine's explanation, a sentence.
+            return Notice(_("That is not a move: %(why)s", why=say(exc.refusal)),
+                          refused=True)
         except IllegalMove as exc:
-            return refusal(exc.refusal, step.cards)
+            return refusal(exc.refusal, move.cards)
     unstored.record.rated, unstored.record.challenge = False, None
     return LoadedGame(unstored.record, game)
 
