@@ -1,6 +1,7 @@
 """Hints from the solver on the device, timed in Chromium (issue 45's targets).
 
     .venv/bin/python bench/device_hints.py [--positions 5] [--moves 10]
+    .venv/bin/python bench/device_hints.py --served 5 [--hints 15]
 
 Starts the app as bench/play_feel.py does, then, with the network cut:
 
@@ -14,7 +15,10 @@ Starts the app as bench/play_feel.py does, then, with the network cut:
   (``window.pyramidFeel``), beside deal 617 (searches of a millisecond) and the same with no
   worker (no search at all).
 
-Prints medians and p95s, and the machine's speed.
+Prints medians and p95s, and the machine's speed. ``--served DEALS`` counts instead where the
+hints a player asks online are answered (the issue's "hints served by the server per 100
+asked, under 10"): DEALS deals of each rule set from their start, a hint asked and played,
+``--hints`` times a game.
 """
 
 from __future__ import annotations
@@ -102,6 +106,25 @@ def hints(browser, url: str, positions: int, moves: int, cpu: float) -> list[flo
     return took
 
 
+def served(browser, url: str, deals: int, hints_a_game: int) -> dict[str, int]:
+    """Online, as a player asks: on ``deals`` deals of each rule set (winnable or not), from the
+    deal's start, a hint asked (the H key) and its move played (N), ``hints_a_game`` times or
+    to the game's end; each hint counted by where it came from (``data-hint-from``)."""
+    counted = {"device": 0, "server": 0}
+    for variant in VARIANTS:
+        for deal in range(101, 101 + deals):
+            context, page = open_game(browser, url, deal, variant.goal.value, variant.passes, 0)
+            for number in range(1, hints_a_game + 1):
+                if page.get_attribute("#board", "data-status") != "playing":
+                    break
+                _ms, source = page.evaluate(ASK)
+                counted[source] += 1
+                page.keyboard.press("n")
+                page.wait_for_selector(f'#board[data-moves="{number}"]', state="attached")
+            context.close()
+    return counted
+
+
 def presses(browser, url: str, worker: bool, deal: int = 62644) -> list[float]:
     context, page = open_game(browser, url, deal, "wholedeck", 2, 0, worker)
     page.evaluate("window.pyramidFeel = []")
@@ -118,6 +141,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=5, help="deals a rule set")
     parser.add_argument("--moves", type=int, default=10, help="moves into the winning line")
+    parser.add_argument("--served", type=int, default=0, metavar="DEALS",
+                        help="only count hints served by the server, on DEALS deals a rule set")
+    parser.add_argument("--hints", type=int, default=15, help="hints a game, with --served")
     args = parser.parse_args()
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if not chromium:
@@ -131,14 +157,21 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium,
                                                      args=["--no-sandbox"])
-                for cpu in (1, 4):
+                if args.served:
+                    counted = served(browser, url, args.served, args.hints)
+                    asked = sum(counted.values())
+                    print(f"hints asked online: {asked}, answered on the device "
+                          f"{counted['device']}, by the server {counted['server']} "
+                          f"({100 * counted['server'] / asked:.1f} per 100 asked)")
+                for cpu in (1, 4) if not args.served else ():
                     print(said(f"hint on the device, {args.moves} moves in, CPU {cpu}x",
                                hints(browser, url, args.positions, args.moves, cpu)))
-                print(said("press to paint, searching (62644 wholedeck 2)",
-                           presses(browser, url, True)))
-                print(said("press to paint, quick searches (617 wholedeck 2)",
-                           presses(browser, url, True, 617)))
-                print(said("press to paint, no worker", presses(browser, url, False)))
+                if not args.served:
+                    print(said("press to paint, searching (62644 wholedeck 2)",
+                               presses(browser, url, True)))
+                    print(said("press to paint, quick searches (617 wholedeck 2)",
+                               presses(browser, url, True, 617)))
+                    print(said("press to paint, no worker", presses(browser, url, False)))
                 browser.close()
         finally:
             process.terminate()

@@ -263,3 +263,119 @@ def test_no_c_source_of_the_app_is_longer_than_400_lines():
     too_long = [f"{path.relative_to(APP.parent)}: {lines} lines" for path in sources
                 if (lines := len(path.read_text().splitlines())) > LONGEST_MODULE]
     assert not too_long, ", ".join(too_long)
+
+
+# --- the web layer's floors ---------------------------------------------------------------------
+WEB_FOLDERS = ("core", "views", "services", "routes")
+"""The web layer's folders from the ground up: each imports only from the folders below it
+(and from itself); a route module imports no other route module."""
+WEB_FLOORS = 7
+"""Import floors of the web layer's files at most: a file stands one floor above the highest
+web file it imports. A module that imports another of its own folder adds a floor; the routes
+stand on top."""
+LONGEST_ROUTE = 25
+"""Lines of a route function at most, its signature and docstring included: a route parses,
+calls and answers; anything longer is work for a service or a view."""
+
+
+def web_folder(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["app", "web"] else None
+
+
+def test_each_web_folder_imports_only_the_folders_below_it():
+    bad = [i for i in imports_from("app.web")
+           if (mine := web_folder(i.importer)) and (theirs := web_folder(i.imported))
+           and WEB_FOLDERS.index(theirs) > WEB_FOLDERS.index(mine)]
+    assert not bad, broken(bad)
+
+
+def test_no_route_module_imports_another():
+    bad = [i for i in imports_from("app.web.routes")
+           if within(i.imported, "app.web.routes") and i.imported != i.importer
+           and i.imported != "app.web.routes"]
+    assert not bad, broken(bad)
+
+
+ANSWER_MAKERS = ("fastapi.responses", "starlette.responses", "app.web.views.templating")
+
+
+def builds_a_response(i: Import) -> bool:
+    """An import that hands a module a response to build: a response class of FastAPI or
+    Starlette, their responses module, the templates, or the redirect helper."""
+    if within(i.imported, *ANSWER_MAKERS):
+        return True
+    names = [alias.name for node in ast.walk(ast.parse(i.source))
+             if isinstance(node, ast.ImportFrom) for alias in node.names]
+    return (within(i.imported, "fastapi", "starlette") and any(
+        name.endswith("Response") for name in names)) or (
+        i.imported == "app.web.core.htmx" and "see_other" in names)
+
+
+def test_no_service_builds_a_response():
+    """The services return plain results (``core.notice.Answer``, records, dataclasses); the
+    routes and ``views`` turn them into responses."""
+    bad = [i for i in imports_from("app.web.services") if builds_a_response(i)]
+    assert not bad, broken(bad)
+
+
+def test_the_response_check_sees_a_response_import():
+    assert builds_a_response(Import("a", "fastapi.responses", 1,
+                                    "from fastapi.responses import Response"))
+    assert builds_a_response(Import("a", "fastapi", 1, "from fastapi import Request, Response"))
+    assert builds_a_response(Import("a", "app.web.core.htmx", 1,
+                                    "from app.web.core.htmx import see_other, wants_json"))
+    assert not builds_a_response(Import("a", "fastapi", 1, "from fastapi import Request"))
+
+
+def web_floors() -> dict[str, int]:
+    """Each file of the web layer with its floor (1: it imports no other web file)."""
+    graph = import_graph()
+    floors: dict[str, int] = {}
+
+    def floor(name: str) -> int:
+        if name not in floors:
+            below = [other for other in graph[name]
+                     if within(other, "app.web") and other != name]
+            floors[name] = 1 + max((floor(other) for other in below), default=0)
+        return floors[name]
+
+    for name in modules():
+        if within(name, "app.web"):
+            floor(name)
+    return floors
+
+
+def test_the_web_layer_stands_on_at_most_7_floors():
+    floors = web_floors()
+    top = max(floors.values())
+
+    def chain(name: str) -> list[str]:
+        below = [m for m in import_graph()[name] if within(m, "app.web") and m != name]
+        return [name, *chain(max(below, key=floors.__getitem__))] if below else [name]
+
+    tallest = max(floors, key=floors.__getitem__)
+    assert top <= WEB_FLOORS, f"{top} floors: " + " -> ".join(chain(tallest))
+
+
+def route_functions() -> Iterable[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function of a route module that a router decorates (``@router.get(...)``,
+    ``@api_router.post(...)``)."""
+    for name, path in modules().items():
+        if not within(name, "app.web.routes"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                    isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                    and isinstance(d.func.value, ast.Name) and d.func.value.id.endswith("router")
+                    for d in node.decorator_list):
+                yield name, node
+
+
+def test_no_route_function_is_longer_than_25_lines():
+    routes = list(route_functions())
+    assert len(routes) >= 60  # the checker finds the routes
+    long = {f"{name}.{node.name}": (node.end_lineno or 0) - node.lineno + 1
+            for name, node in routes}
+    assert not {k: v for k, v in long.items() if v > LONGEST_ROUTE}, sorted(
+        ((v, k) for k, v in long.items() if v > LONGEST_ROUTE), reverse=True)

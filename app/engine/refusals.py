@@ -93,8 +93,10 @@ ENDED = {
     "deck_stuck": ("The pyramid is cleared, but no card left in the stock and waste is a King "
                    "and no two of them make 13."),
     "abandoned": "The player left this game for another one, so it counts as abandoned.",
+    "time_up": "The race's time limit passed before this game ended, so it counts as lost.",
 }
-"""Why a game ended, in English, by its termination (or ``abandoned``): ``outcome``'s reasons."""
+"""Why a game ended, in English, by its termination (or ``abandoned``; ``time_up``: a race's
+game its race's time limit ended, app/web/services/racing.py): ``outcome``'s reasons."""
 
 
 def _game_over(status: str, termination: str | None) -> str:

@@ -21,7 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.engine import Deal, Game, GameStatus, Goal, Refusal, game_over
 
-from .clock import elapsed_seconds, left_out, paused_for
+from .clock import as_utc, elapsed_seconds, left_out, paused_for
 from .models import GameRecord, utcnow
 from .pace import keep_pace, not_ranked
 from .places import ResultPlaces, record_result
@@ -46,6 +46,7 @@ __all__ = [
     "load",
     "load_game",
     "mark_abandoned",
+    "mark_lost_by_time",
     "moves_of",
     "preview",
     "record_result",
@@ -216,11 +217,14 @@ def load(session: Session, game_id: str) -> LoadedGame | None:
 
 
 def preview(player_id: str, deal: Deal, goal: Goal | str, passes: int, *,
-            daily: date | None = None, winnable_only: bool = False) -> LoadedGame:
+            daily: date | None = None, winnable_only: bool = False,
+            challenge: str | None = None, late_daily: date | None = None) -> LoadedGame:
     """The game a deal link or the deal of the day would start, as a board to look at: nothing
-    is stored until the player's first input (a POST) starts it for real."""
+    is stored until the player's first input (a POST) starts it for real, as it is here (its
+    ``id`` None)."""
     record, game = new_record(player_id, deal, goal, passes, daily=daily,
-                              winnable_only=winnable_only)
+                              winnable_only=winnable_only, challenge=challenge,
+                              late_daily=late_daily)
     record.version = 0
     return LoadedGame(record, game)
 
@@ -313,10 +317,26 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
     """
     if record.status != GameStatus.PLAYING or record.move_count == 0:
         return False
-    now = now or utcnow()
+    _close(session, record, GameStatus.ABANDONED, now or utcnow())
+    return True
+
+
+def mark_lost_by_time(session: Session, record: GameRecord, at: datetime) -> bool:
+    """End a race's game still in play when the race's time ran out, at ``at`` (the race's
+    end, whenever this runs): lost, its time what was played until then, its result recorded
+    as any loss's. Returns whether it was (an ended game is final). Raises GameConflict when
+    the game moved elsewhere meanwhile."""
+    if record.status != GameStatus.PLAYING:
+        return False
+    _close(session, record, GameStatus.LOST, at)
+    return True
+
+
+def _close(session: Session, record: GameRecord, status: GameStatus, now: datetime) -> None:
+    """End a game in progress that its player did not end: its result written and placed."""
     lock_player_results(session, record.player_id)
-    _end(record, load_game(record), GameStatus.ABANDONED, now)
-    record.updated_at = now
+    _end(record, load_game(record), status, now)
+    record.updated_at = max(now, as_utc(record.updated_at)) if record.updated_at else now
     try:
         session.flush()
         record_result(session, record)
@@ -324,7 +344,6 @@ def mark_abandoned(session: Session, record: GameRecord, now: datetime | None = 
     except StaleDataError:
         raise GameConflict("This game was changed elsewhere: try again.",
                            Refusal(StoreCode.CHANGED_RETRY)) from None
-    return True
 
 
 def hold_games_in_progress(session: Session, player_id: str) -> None:

@@ -362,6 +362,8 @@ class Racer(Base):
     number: Mapped[int] = mapped_column(SmallInteger)
     game_id: Mapped[str] = mapped_column(String(24))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The racer pressed "I'm ready": a race of two or more, all ready, starts (migration 0014).
+    ready: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         UniqueConstraint("race_key", "number", name="uq_racers_number"),

@@ -29,8 +29,9 @@ from sqlalchemy.orm import Session
 
 from app.engine import Deal
 
+from .clock import as_utc
 from .db import Database
-from .games import new_game_id, new_record
+from .games import mark_lost_by_time, new_game_id, new_record
 from .models import GameRecord, Player, Race, RaceEvent, Racer, rows_changed, utcnow
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "create_race",
     "deal_in_live_race",
     "due_races",
+    "end_by_time",
     "events_after",
     "get_race",
     "join_race",
@@ -54,7 +56,10 @@ __all__ = [
     "left_in_live_races",
     "listen",
     "live_deals",
+    "lock_race",
+    "lost_by_time",
     "mark_finished",
+    "mark_ready",
     "mark_running",
     "new_race_key",
     "race_players",
@@ -63,6 +68,7 @@ __all__ = [
     "races_of_player",
     "set_rematch",
     "start_race",
+    "unended_games",
 ]
 
 
@@ -74,6 +80,24 @@ class RaceStatus(StrEnum):
     COUNTDOWN = "countdown"
     RUNNING = "running"
     FINISHED = "finished"
+
+
+class RacerStatus(StrEnum):
+    """Where one racer stands: the ``status`` of each racer the API, the events and the strip
+    show (``out``: their game was still in play when the race's time ran out)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    OUT = "out"
+    GONE = "gone"
+
+    @property
+    def finished(self) -> bool:
+        """Done racing, with a time of their own (gone is not: they left)."""
+        return self in (RacerStatus.WON, RacerStatus.LOST, RacerStatus.OUT)
+
 
 MAX_RACERS = 8
 CHANNEL = "pyramid_races"
@@ -166,6 +190,25 @@ def racers_of(session: Session, key: str) -> list[RacerGame]:
     return [RacerGame(racer, game, name) for racer, game, name in rows]
 
 
+def lock_race(session: Session, key: str) -> None:
+    """Hold the race's row to the end of the transaction (a write that changes nothing), so
+    what is read about it next (who is ready) stays true until the commit: two racers ready
+    at once are one after the other, and the second one's request sees the first ready."""
+    session.execute(update(Race).where(Race.key == key).values(events=Race.events)
+                    .execution_options(synchronize_session=False))
+
+
+def mark_ready(session: Session, race: Race, player_id: str) -> bool:
+    """The racer is ready (the race's row held first: ``lock_race``). Returns whether every
+    racer is now ready, and there are two or more of them: then the race may start."""
+    lock_race(session, race.key)
+    session.execute(update(Racer).where(Racer.race_key == race.key,
+                                        Racer.player_id == player_id).values(ready=True)
+                    .execution_options(synchronize_session=False))
+    readiness = list(session.scalars(select(Racer.ready).where(Racer.race_key == race.key)))
+    return len(readiness) >= 2 and all(readiness)
+
+
 def race_players(session: Session, key: str) -> list[str]:
     return list(session.scalars(select(Racer.player_id).where(Racer.race_key == key)
                                 .order_by(Racer.number)))
@@ -205,6 +248,28 @@ def mark_finished(session: Session, race: Race, *, was: tuple[str, ...] = (
     if rows_changed(done):
         race.status = "finished"
     return bool(rows_changed(done))
+
+
+def unended_games(session: Session, key: str) -> list[GameRecord]:
+    """The race's games still in play, read afresh."""
+    return list(session.scalars(
+        select(GameRecord).where(GameRecord.race == key, GameRecord.status == "playing")
+        .order_by(GameRecord.id).execution_options(populate_existing=True)))
+
+
+def end_by_time(session: Session, race: Race) -> int:
+    """The race's time ran out: each of its games still in play is lost, ended at the race's
+    end (``games.mark_lost_by_time``). Returns how many. Raises GameConflict when a move
+    landed in one of them meanwhile (try again)."""
+    assert race.ends_at is not None
+    return sum(mark_lost_by_time(session, record, as_utc(race.ends_at))
+               for record in unended_games(session, race.key))
+
+
+def lost_by_time(record: GameRecord, position_over: bool) -> bool:
+    """Whether a game was ended by its race's time limit: a race game lost in a position
+    that is not over (``position_over``: the engine's verdict on its moves)."""
+    return bool(record.race) and record.status == "lost" and not position_over
 
 
 def mark_running(session: Session, race: Race) -> bool:

@@ -223,9 +223,10 @@ HISTORY_COLUMNS = (G.id, G.deal_number, G.goal, G.passes, G.status, G.cleared, G
 
 def history(session: Session, player_id: str, page: int,
             per_page: int = HISTORY_PAGE_SIZE) -> list[Row[*tuple[Any, ...]]]:
-    """One page of the player's ended games, newest first (page 1 is the newest)."""
+    """One page of the player's ended games, newest first (page 1 is the newest), each with
+    the race it was played in (``race``: its key, or None)."""
     query = (
-        select(*HISTORY_COLUMNS)
+        select(*HISTORY_COLUMNS, G.race)
         .where(counted(player_id))
         .order_by(G.seq.desc())
         .offset((page - 1) * per_page)

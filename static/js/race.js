@@ -56,6 +56,8 @@
     row.dataset.cardsLeft = racer.cards_left;
     row.dataset.moves = racer.moves;
     row.dataset.status = racer.status;
+    row.dataset.ready = racer.ready ? "true" : "false";
+    row.dataset.timed = racer.timed === false ? "false" : "true";
     row.dataset.passesLeft = racer.passes_left;
     row.dataset.timeMs = racer.time_ms;
     row.classList.toggle("is-you", String(racer.id) === you);
@@ -67,6 +69,7 @@
     field(figures || row, "moves", fill(strip.dataset.wordMoves, { count: racer.moves }));
     field(figures || row, "passes", fill(strip.dataset.wordPasses, { count: racer.passes_left }));
     var status = word(strip, "Status", racer.status);
+    if (racer.status === "waiting" && racer.ready) status += " · " + strip.dataset.wordReady;
     if (FINISHED[racer.status] && racer.status !== "gone") status += " · " + clock(racer.time_ms);
     if (racer.hints) status += " · " + fill(strip.dataset.wordHints, { count: racer.hints });
     if (FINISHED[racer.status] && !racer.ranked) status += " · " + strip.dataset.wordUnranked;
@@ -143,6 +146,10 @@
       race.racers.forEach(function (racer) {
         var old = seen[racer.id];
         seen[racer.id] = racer;
+        if (old && !page && String(racer.id) === you && racer.status === "out" && old.status !== "out") {
+          /* On your board: the race's time ran out, and the server ended your game. */
+          window.setTimeout(function () { window.location.reload(); }, 300);
+        }
         if (!old || String(racer.id) === you) return;
         if (FINISHED[racer.status] && !FINISHED[old.status]) {
           say(fill(strip.dataset.wordFinished, { name: racer.name,

@@ -1,7 +1,9 @@
 """The solver on the device (issue 45), in Chromium with the network cut: a hint on a mid-game
 position, the verdict after a losing move and a lost game's coach come from the WebAssembly
 solver in the page's worker, each equal to what the server answers for the same position once
-the network is back; a hint taken on the device is counted in the synced game's hints_used.
+the network is back; a hint taken on the device is counted in the synced game's hints_used; the
+coach's "Try again from move N" begins the game on the device (on a phone's screen), stored as
+the server's own retry once synced, saying what the server's retry says.
 
 Every wait is for what is checked (``wait_until`` polls the page)."""
 
@@ -88,11 +90,12 @@ def losing_line(number: int) -> tuple[list[Move], int]:
     raise AssertionError("no losing move found")
 
 
-def test_the_verdict_after_a_losing_move_and_the_coach_offline(page):
+def test_the_verdict_after_a_losing_move_the_coach_and_a_try_again_offline(page):
     moves, winnable_for = losing_line(617)
     start_game(page, 617)
     settled(page)
     controlled(page)
+    lost_id = game_id(page)
     page.context.set_offline(True)
     for number, move in enumerate(moves[:winnable_for], start=1):
         play(page, move, number)
@@ -112,12 +115,53 @@ def test_the_verdict_after_a_losing_move_and_the_coach_offline(page):
         return p && [p.dataset.verdict, p.dataset.lostAt, p.textContent];
     }""", "the device's coach")
     expected = analyse(game)
-    assert found[0] == "lost-at" and int(found[1]) == expected.lost_at == winnable_for + 1
+    lost_at = expected.lost_at
+    assert found[0] == "lost-at" and int(found[1]) == lost_at == winnable_for + 1
+    # "Try again from move N", still with no network: a game begun here before that move,
+    # the move that keeps the win marked, as the server's retry does.
+    # On a phone, where a train's player has it: the control fits and takes a finger.
+    page.set_viewport_size({"width": 360, "height": 740})
+    retry = page.locator("[data-analysis-from=device] [data-action=retry]")
+    offered = retry.inner_text()
+    assert offered == f"Try again from move {lost_at}"
+    retry.scroll_into_view_if_needed()
+    box = retry.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44, box
+    retry.click()
+    page.wait_for_selector(f'#board[data-moves="{lost_at - 1}"]:not([data-status="lost"])',
+                           state="attached")
+    better = expected.better_move
+    marked = page.locator("#board .hinted")
+    marked.first.wait_for()
+    if better.cards:
+        assert sorted(marked.evaluate_all("all => all.map(c => c.dataset.card)")) == sorted(
+            card.name for card in better.cards)
+    said = page.locator("#message").inner_text()
+    assert f"Back before move {lost_at}" in said
+    play(page, better, lost_at)
+    assert page.locator("#board .hinted").count() == 0  # the mark went with the next input
     page.context.set_offline(False)
     settled(page)
-    # The server's banner replaces the device's, and loads the server's own analysis.
-    served = page.locator("[data-analysis]:not([data-analysis-from]) [data-verdict]")
-    served.wait_for()
-    assert served.get_attribute("data-verdict") == "lost-at"
-    assert served.get_attribute("data-lost-at") == found[1]
-    assert served.inner_text() == found[2]
+    retry_id = wait_until(page, "() => document.querySelector('#board').dataset.game",
+                          "the try again stored")
+    stored = api(page, f"/api/games/{retry_id}")
+    assert stored["counted"] is False and stored["status"] == "playing"
+    assert [Move.from_dict(m) for m in stored["moves"]] == [*moves[:lost_at - 1], better]
+    # The server's analysis of the lost game (synced too) says what the device said, and its
+    # page offers the same try again.
+    served = api(page, f"/api/games/{lost_id}/analysis")
+    assert served["lost_at"] == lost_at and Move.from_dict(served["better_move"]) == better
+    page.goto(f"/games/{lost_id}")
+    verdict = page.locator("[data-analysis]:not([data-analysis-from]) [data-verdict]")
+    verdict.wait_for()
+    assert verdict.get_attribute("data-verdict") == "lost-at"
+    assert verdict.get_attribute("data-lost-at") == found[1]
+    assert verdict.inner_text() == found[2]
+    assert page.locator("[data-analysis] [data-action=retry]").inner_text() == offered
+    # The server's own try again from there (leaving the device's, in progress) says what
+    # the device's did.
+    page.click("[data-analysis] [data-action=retry]")
+    page.click("[data-confirm-abandon] [data-action=abandon]")
+    page.wait_for_url(lambda url: lost_id not in url and retry_id not in url)
+    page.wait_for_selector(f'#board[data-moves="{lost_at - 1}"]', state="attached")
+    assert page.locator("#message").inner_text() == said

@@ -36,6 +36,19 @@ def lose_through_the_api(page, game_id: str) -> None:
     raise AssertionError("the game did not end")
 
 
+SAID = """kinds => {
+  const strip = document.querySelector("[data-race]");
+  const region = strip && strip.querySelector("[data-race-announce][aria-live='polite']");
+  if (!region) return false;
+  const text = region.textContent;
+  const name = kind => kind.charAt(0).toUpperCase() + kind.slice(1);
+  return kinds.some(kind => kind === "progress" ? / \\d+ /.test(text) :
+    text.includes(strip.dataset["wordStatus" + name(kind)]));
+}"""
+"""Whether the live region of the page's race strip says a racer's progress (cards left) or
+one of these finishes (in the page's words)."""
+
+
 def test_two_racers_and_a_watcher(browser, server, artifacts):
     contexts = []
     try:
@@ -56,6 +69,9 @@ def test_two_racers_and_a_watcher(browser, server, artifacts):
         watcher.wait_for_selector("[data-racer='2']")
         assert watcher.locator('[data-action="join"]').count() == 1  # a watcher may still join
         racer.screenshot(path=str(artifacts / "race-390x844.png"), full_page=True)
+        racer.click('[data-action="ready"]')  # shown live on the others' strips
+        creator.wait_for_selector("[data-racer='2'][data-ready='true']")
+        watcher.wait_for_selector("[data-racer='2'][data-ready='true']")
         creator.click('[data-action="start"]')
         # The countdown ends on both racers' pages: each goes to its own board.
         watcher.wait_for_selector("[data-race][data-race-status='countdown']")
@@ -71,10 +87,14 @@ def test_two_racers_and_a_watcher(browser, server, artifacts):
         racer.keyboard.press("d")
         creator.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
         watcher.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
+        # A screen reader hears it in the polite live region (the first news at once, then at
+        # most one every few seconds; a finish at once).
+        creator.wait_for_function(SAID, arg=["progress"])
         # Both games end; the race's results on the page are the API's.
         racer_game = racer.url.rsplit("/", 1)[1]
         creator_game = creator.url.rsplit("/", 1)[1]
         lose_through_the_api(racer, racer_game)
+        creator.wait_for_function(SAID, arg=["won", "lost", "gone", "out"])
         lose_through_the_api(creator, creator_game)
         watcher.wait_for_selector("[data-race-page] [data-race][data-race-status='finished']")
         watcher.wait_for_selector(".racer-replay")  # the page drawn again, with the replays

@@ -29,7 +29,7 @@ def test_every_code_of_the_engine_and_the_store_has_a_message():
     missing = [code.value for code in CODES if code not in refusals.MESSAGES]
     assert not missing, f"refusal codes with no message in app/web/core/refusals.py: {missing}"
     assert set(refusals.MESSAGES) == set(CODES)
-    assert set(refusals.ENDINGS) == {t.value for t in Termination} | {"abandoned"}
+    assert set(refusals.ENDINGS) == {t.value for t in Termination} | {"abandoned", "time_up"}
     assert set(refusals.WAS) == {status.value for status in GameStatus}
 
 
@@ -61,4 +61,4 @@ def test_the_page_has_every_refusal_by_code(language):
         forms = message.values() if isinstance(message, dict) else [message]
         assert all(form and "%(" not in form for form in forms), (code, message)
     assert set(sent["counts"]) <= set(sent["messages"])
-    assert set(sent["endings"]) == {t.value for t in Termination} | {"abandoned"}
+    assert set(sent["endings"]) == {t.value for t in Termination} | {"abandoned", "time_up"}

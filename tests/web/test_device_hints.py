@@ -5,6 +5,8 @@ own hints are (docs/players.md)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from app.engine import Deal, Game, Move, score
 from app.engine.solver import hint
 
@@ -89,3 +91,36 @@ def test_a_plain_hint_step_counts_too(client):
     assert answer.status_code == 200, answer.text
     after = state(client, game_id)
     assert after["hints_used"] == 2 and after["moves"] == []
+
+
+def test_a_try_again_begun_on_the_device_is_stored_as_the_servers_retry(client):
+    """"Try again from move N" of a game lost with no network: the board begins the game on the
+    device, and its first batch names the moves it starts from (``retry``): a game not counted,
+    at that position, with the batch on top; sent again, the same game."""
+    game = Game(Deal.from_number(11), "standard", 3)
+    before = []
+    for _ in range(4):
+        move = hint(game).move
+        before.append(move.to_text())
+        game.play(move)
+    then = hint(game).move.to_text()
+    url = "/deal/11/play?" + urlencode({"goal": "standard", "passes": 3, "retry": " ".join(before)})
+    sent = {"moves": then, "version": "0", "input": "deviceretry:1", "offline": "1",
+            "elapsed": "12"}
+    answer = client.post(url, headers=JSON, data=sent)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["moves"] == [*before, then]
+    game_id = answer.json()["id"]
+    got = state(client, game_id)
+    assert got["counted"] is False and got["hints_used"] == 0
+    again = client.post(url, headers=JSON, data=sent)
+    assert again.status_code == 200 and again.json()["id"] == game_id
+    assert again.json()["moves"] == [*before, then]
+    # A start that is no move, or no legal one, stores nothing.
+    for bad in ("5H+8C nonsense", "KS KS"):
+        refused = client.post("/deal/12/play?" + urlencode(
+            {"goal": "standard", "passes": 3, "retry": bad}), headers=JSON,
+            data={**sent, "input": "deviceretry:2", "abandon": "1"})
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["id"] is None
+    assert state(client, game_id)["status"] == "playing"

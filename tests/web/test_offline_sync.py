@@ -142,7 +142,8 @@ def test_the_service_worker_keeps_this_releases_shell(client):
         fetched = client.get(path)
         assert fetched.status_code == 200, path
     names = {path.rsplit("/", 1)[-1] for path in precache}
-    assert {"main.js", "game.js", "early.js", "site.js", "icon-192.png"} <= names
+    assert {"main.js", "game.js", "early.js", "site.js", "icon-192.png", "solver.wasm", "worker.js",
+            "solver.js", "ondevice.js"} <= names  # the solver on the device works offline too
     assert "/offline" in precache
 
 

@@ -232,13 +232,48 @@ def test_a_race_without_hints_refuses_them_and_one_with_hints_counts_them(client
     assert next(r for r in shown["racers"] if r["you"])["hints"] == 1
 
 
-def test_races_are_in_each_racers_statistics(clients):
-    race, _games = started(clients, count=2)
+def test_a_race_without_hints_offers_none_on_the_device_either(clients):
+    """No hint control on the board (so the device's solver offers no hint, verdict or coach:
+    static/js/board/ondevice.js), and a device hint step in a batch refuses the batch; a race
+    with hints keeps the control."""
+    _race, games = started(clients, count=2)
+    assert 'data-action="hint"' not in clients[0].get(f"/games/{games[0]}").text
+    version = clients[0].get(f"/api/games/{games[0]}").json()["version"]
+    refused = clients[0].post(f"/games/{games[0]}/play", headers={"Accept": "application/json"},
+                              data={"moves": "hint:draw draw", "version": str(version),
+                                    "input": "racehints:1"})
+    assert refused.status_code == 422 and refused.json()["refused"]
+    state = clients[0].get(f"/api/games/{games[0]}").json()
+    assert state["hints_used"] == 0 and state["moves"] == []
+    _race, games = started(clients[2:], count=2, hints=True)
+    assert 'data-action="hint"' in clients[2].get(f"/games/{games[0]}").text
+
+
+def test_races_are_in_each_racers_statistics_and_history(race_app, clients):
+    race, games = started(clients, count=2)
+    key = race["key"]
     for client in clients[:2]:
         page = client.get("/stats").text
-        assert f'data-race-row="{race["key"]}"' in page
-        assert f'href="/races/{race["key"]}"' in page
+        assert f'data-race-row="{key}"' in page
+        assert f'href="/races/{key}"' in page
     assert "data-race-row" not in clients[3].get("/stats").text
+    # Both racers move, then the time runs out: each game is in its player's history,
+    # marked as a race's, with a link to the race; another game of theirs is not.
+    for client, game in zip(clients, games, strict=False):
+        assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+    past_its_time(race_app, key)
+    assert clients[0].get(f"/api/races/{key}").json()["status"] == "finished"
+    other = clients[0].post("/api/games", json={"deal": 3}).json()["id"]
+    assert play(clients[0], other, Move.from_dict({"op": "draw"})).status_code == 200
+    clients[0].post("/api/games", json={"deal": 4})  # the other game left: in the history
+    for client, game in zip(clients, games, strict=False):
+        page = client.get("/stats").text
+        row = re.search(rf'<tr data-game="{re.escape(game)}">.*?</tr>', page, re.S)
+        assert row and f'data-race-game="{key}"' in row.group(0)
+        assert f'href="/races/{key}"' in row.group(0) and "result-lost" in row.group(0)
+    row = re.search(rf'<tr data-game="{re.escape(other)}">.*?</tr>',
+                    clients[0].get("/stats").text, re.S)
+    assert row and "data-race-game" not in row.group(0)
 
 
 def test_making_and_joining_races_spend_the_game_budget(sqlite_url):
@@ -263,30 +298,203 @@ def test_no_log_line_names_the_deal_before_the_start(clients, captured):
     assert captured.lines and not [line for line in captured.lines if str(DEAL) in line]
 
 
-def test_a_race_ends_when_its_time_is_up(race_app, clients):
-    from datetime import timedelta
-
+def past_its_time(app, key: str) -> None:
+    """The race's time limit passes (its end moved to now: what was done so far was in
+    time)."""
     from sqlalchemy import update
 
     from app.store.models import Race, utcnow
 
+    with app.state.db.session() as session:
+        session.execute(update(Race).where(Race.key == key).values(ends_at=utcnow()))
+
+
+def stored_race(app, key: str):
+    from app.store.models import Race
+
+    with app.state.db.session() as session:
+        return session.get(Race, key).status
+
+
+def test_a_race_ends_when_its_time_is_up(race_app, clients):
     race, games = started(clients, count=2)
     assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
-    with race_app.state.db.session() as session:  # the limit passes
-        session.execute(update(Race).where(Race.key == race["key"])
-                        .values(ends_at=utcnow() - timedelta(seconds=1)))
+    past_its_time(race_app, race["key"])
     shown = wait_for(clients[2], race["key"], "finished")
     assert {r["status"] for r in shown["racers"]} == {"out"}
-    # The hub marks it over and tells the streams, once.
-    for _ in range(200):
-        with race_app.state.db.session() as session:
-            if session.get(Race, race["key"]).status == "finished":
-                break
-        time.sleep(0.02)
-    else:
-        raise AssertionError("the race was never marked over")
-    # The game stays its player's to finish; the race's result does not change.
-    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    # Marked over and the games ended by the server, once, by whoever came first.
+    assert stored_race(race_app, race["key"]) == "finished"
+    for client, game in zip(clients, games, strict=False):
+        assert client.get(f"/api/games/{game}").json()["status"] == "lost"
+    # A move sent after the time limit is refused with its own code; nothing changes.
+    late = play(clients[0], games[0], Move.from_dict({"op": "draw"}))
+    assert late.status_code == 422
+    error = late.json()["errors"][0]
+    assert error["type"] == "game_over" and error["ctx"]["termination"] == "time_up"
+    assert "time limit" in late.json()["detail"]
+    assert "time limit passed" in clients[0].get(f"/games/{games[0]}").text  # the board says
     after = clients[2].get(f"/api/races/{race['key']}").json()
     assert after["status"] == "finished"
     assert [r["status"] for r in after["racers"]] == ["out", "out"]
+    assert sorted(r["moves"] for r in after["racers"]) == [0, 1]  # its move kept
+
+
+def test_a_race_past_its_time_ends_with_no_process_watching(race_app, clients):
+    """No hub watches the clock (a restart, another process): the first read of the race,
+    or the first move in one of its games, ends it, with results the server wrote."""
+    race, games = started(clients, count=3)
+    race_app.state.hub.on_tick = None  # nobody moves races on by the clock from here
+    lose_fast(clients[1], games[1])  # racer 2 lost before the limit, in time
+    assert play(clients[0], games[0], Move.from_dict({"op": "draw"})).status_code == 200
+    past_its_time(race_app, race["key"])
+    assert stored_race(race_app, race["key"]) in ("countdown", "running")  # not looked at
+    late = play(clients[2], games[2], Move.from_dict({"op": "draw"}))  # the first to ask
+    assert late.status_code == 422 and late.json()["errors"][0]["ctx"]["termination"] == \
+        "time_up"
+    assert stored_race(race_app, race["key"]) == "finished"
+    state = clients[0].get(f"/api/games/{games[0]}").json()
+    assert state["status"] == "lost" and state["moves"]  # ended by time, its move kept
+    shown = clients[3].get(f"/api/races/{race['key']}").json()
+    assert shown["status"] == "finished"
+    statuses = {r["id"]: r["status"] for r in shown["racers"]}
+    assert statuses == {1: "out", 2: "lost", 3: "out"}
+    assert [r["place"] for r in shown["racers"]] == [1, 2, 3]  # all three in the results
+    # The event of the end is in the race's stream (an event, not a client's word).
+    from app.store import races as stored
+
+    with race_app.state.db.session() as session:
+        (_id, payload), = stored.latest_event(session, race["key"])
+    assert json.loads(payload)["status"] == "finished"
+
+
+def test_the_race_starts_when_every_racer_is_ready(clients):
+    first, second, watcher = clients[0], clients[1], clients[2]
+    race = create(first, deal=DEAL)
+    key = race["key"]
+    alone = first.post(f"/api/races/{key}/ready")
+    assert alone.status_code == 200
+    assert alone.json()["status"] == "waiting"  # one racer ready: not a race yet
+    assert [r["ready"] for r in alone.json()["racers"]] == [True]
+    assert second.post(f"/api/races/{key}/join").status_code == 200
+    assert [r["ready"] for r in watcher.get(f"/api/races/{key}").json()["racers"]] == \
+        [True, False]
+    assert watcher.post(f"/api/races/{key}/ready").status_code == 403  # not a racer
+    page = second.get(f"/races/{key}").text
+    assert 'data-action="ready"' in page and 'data-ready="false"' in page
+    # The last racer ready starts the countdown, as the creator's Start does.
+    shown = second.post(f"/api/races/{key}/ready").json()
+    assert shown["status"] == "countdown" and shown["starts_in_ms"] > 0
+    assert "deal" not in shown and all(r["ready"] for r in shown["racers"])
+    running = wait_for(first, key, "running")
+    assert running["deal"] == DEAL
+    assert [r["status"] for r in running["racers"]] == ["playing", "playing"]
+    assert second.post(f"/api/races/{key}/ready").status_code == 200  # again: the same
+    assert watcher.post(f"/api/races/{key}/join").status_code == 409  # after the start
+    assert first.post(f"/api/races/{key}/start").status_code == 200  # nothing changes
+
+
+def test_ready_by_the_plain_form_and_after_the_start(clients):
+    first, second, third = clients[0], clients[1], clients[2]
+    made = first.post("/races", data={"goal": "standard", "passes": "3"},
+                      follow_redirects=False)
+    page = made.headers["location"]
+    for client in (second, third):
+        assert client.post(page + "/join", follow_redirects=False).status_code == 303
+    assert second.post(page + "/ready", follow_redirects=False).status_code == 303
+    text = second.get(page).text
+    assert 'data-action="ready"' not in text  # said once
+    assert text.count('data-ready="true"') == 1 and text.count('data-ready="false"') == 2
+    assert TestClient(first.app).post(page + "/ready").status_code == 403  # no CSRF token
+    assert first.post(page + "/start", follow_redirects=False).status_code == 303
+    refused = third.post(page + "/ready")  # the race went without them
+    assert refused.status_code == 409 and "started" in refused.text
+
+
+def test_being_ready_spends_the_game_budget(sqlite_url):
+    app = create_app(make_settings(sqlite_url, games_per_minute=1, game_burst=1))
+    with TestClient(app) as maker:
+        browser_like(maker)
+        key = maker.post("/api/races", json={}).json()["key"]
+        assert maker.post(f"/api/races/{key}/ready").status_code == 200  # the burst
+        spent = maker.post(f"/api/races/{key}/ready")
+        assert spent.status_code == 429 and int(spent.headers["Retry-After"]) > 0
+
+
+def test_a_racer_back_online_is_synced_and_marked_not_timed(race_app, clients):
+    """A racer who dropped kept playing on the device; the batch the page sends when back
+    (``offline``, the page's clock) is played once, and the race shows the game not timed:
+    not ranked, listed after the ranked ones. After the time limit it is refused."""
+    race, games = started(clients, count=2)
+    key, client, game = race["key"], clients[1], games[1]
+    assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+    version = client.get(f"/api/games/{game}").json()["version"]
+    batch = {"moves": "draw draw", "version": str(version), "input": "tabRace1:1",
+             "offline": "1", "elapsed": "40"}
+    headers = {"Accept": "application/json"}
+    synced = client.post(f"/games/{game}/play", headers=headers, data=batch)
+    assert synced.status_code == 200 and synced.json()["timed"] is False
+    again = client.post(f"/games/{game}/play", headers=headers, data=batch)  # a retried sync
+    assert again.status_code == 200
+    shown = clients[0].get(f"/api/races/{key}").json()
+    racer = next(r for r in shown["racers"] if r["id"] == 2)
+    assert racer["moves"] == 3 and racer["status"] == "playing"  # played once
+    assert racer["timed"] is False and racer["ranked"] is False
+    assert racer["unranked_why"] == "untimed"
+    assert 'data-racer="2"' in clients[2].get(f"/races/{key}").text
+    assert re.search(r'data-racer="2"[^>]*data-timed="false"', clients[2].get(
+        f"/races/{key}").text)
+    # Back only after the time limit: the race is over, the device's moves are refused.
+    past_its_time(race_app, key)
+    version = client.get(f"/api/games/{game}").json()["version"]
+    late = client.post(f"/games/{game}/play", headers=headers, data={
+        **batch, "version": str(version), "input": "tabRace1:2"})
+    assert late.status_code == 422 and "time limit" in late.text
+    assert len(client.get(f"/api/games/{game}").json()["moves"]) == 3
+
+
+def test_racers_ready_at_once_start_their_race_once(database_url):
+    """Every racer presses ready at the same moment (PostgreSQL too: each request's read of
+    who is ready waits for the others' commits): each race starts, once; and the time
+    limit's end, reached by several readers at once, ends each game once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import func, select
+
+    from app.store.models import RaceEvent
+
+    app = create_app(make_settings(database_url, race_countdown_seconds=0.2))
+    with browsers(app, 4) as racers:
+        keys = []
+        for _ in range(3):
+            key = create(racers[0])["key"]
+            for other in racers[1:]:
+                assert other.post(f"/api/races/{key}/join").status_code == 200
+            keys.append(key)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for key in keys:
+                answers = list(pool.map(
+                    lambda client, key=key: client.post(f"/api/races/{key}/ready"), racers))
+                assert [a.status_code for a in answers] == [200] * 4
+        for key in keys:
+            shown = wait_for(racers[0], key, "running")
+            assert [r["status"] for r in shown["racers"]] == ["playing"] * 4
+        with app.state.db.session() as session:
+            for key in keys:
+                states = [json.loads(payload)["status"] for payload in session.scalars(
+                    select(RaceEvent.payload).where(RaceEvent.race_key == key))]
+                assert states.count("countdown") == 1  # one start
+        key = keys[0]
+        app.state.hub.on_tick = None
+        games = [client.get(f"/api/races/{key}").json()["you"]["game"] for client in racers]
+        for client, game in zip(racers, games, strict=True):
+            assert play(client, game, Move.from_dict({"op": "draw"})).status_code == 200
+        past_its_time(app, key)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            reads = list(pool.map(lambda client: client.get(f"/api/races/{key}"), racers))
+        assert {r.json()["status"] for r in reads} == {"finished"}
+        with app.state.db.session() as session:
+            ends = session.scalar(select(func.count()).select_from(RaceEvent).where(
+                RaceEvent.race_key == key, RaceEvent.payload.contains('"status":"finished"')))
+        assert ends == 1
+        assert {racers[0].get(f"/api/games/{game}").json()["status"] for game in games} == \
+            {"lost"}

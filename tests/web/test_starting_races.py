@@ -18,7 +18,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from app.engine import DEFAULT_VARIANT, Deal, Move
-from app.store import Database, GameConflict, load, statistics
+from app.store import Database, GameConflict, load, preview, statistics
 from app.store import games as stored_games
 from app.store.models import GameRecord
 from app.web.services import actions
@@ -97,8 +97,9 @@ def test_the_same_holds_for_a_deal_link_started_again(db, monkeypatch):
     monkeypatch.setattr(stored_games, "mark_abandoned", another_tab_moves_first)
     with db.sessions() as session:
         actions.reusable_start(session, "p", Deal.from_number(9), DEFAULT_VARIANT)
-        loaded, _ = actions.start_with_batch(session, "p", Deal.from_number(10),
-                                             DEFAULT_VARIANT, [Move.draw()], "input-1")
+        loaded = preview("p", Deal.from_number(10), DEFAULT_VARIANT.goal,
+                         DEFAULT_VARIANT.passes)
+        actions.apply(session, loaded, [Move.draw()], input_id="input-1")
     assert seen == ["held"]
     with db.sessions() as session:
         assert session.get(GameRecord, old).status == "abandoned"

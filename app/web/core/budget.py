@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from contextvars import ContextVar
 
 from starlette.requests import cookie_parser
 from starlette.routing import BaseRoute, Match
@@ -47,6 +46,7 @@ from app.settings import Settings
 from app.web.core import metrics
 from app.web.core.i18n import gettext as _
 from app.web.core.player import PlayerCookie
+from app.web.core.scope import Client, current_client
 from app.web.core.security import refuse
 
 COSTS: dict[str, str] = {
@@ -57,9 +57,11 @@ COSTS: dict[str, str] = {
     "api_create": "game", "new_game": "game", "deal_start": "game", "deal_play": "game",
     "daily_start": "game", "daily_play": "game", "daily_again": "game", "restart": "game",
     "retry": "game",
-    # races: making one, joining one, starting one (its games), a rematch (a new race)
+    # races: making one, joining one, starting one or being ready (which may start it: its
+    # games), a rematch (a new race)
     "api_race_create": "game", "race_create": "game", "api_race_join": "game",
     "race_join": "game", "api_race_start": "game", "race_start": "game",
+    "api_race_ready": "game", "race_ready": "game",
     "api_race_rematch": "game", "race_rematch": "game",
     # transfers: seconds of a worker process each
     "import_games": "transfer", "export_csv": "transfer", "export_json": "transfer",
@@ -77,29 +79,6 @@ KEPT_BUCKETS = 100_000
 """Buckets kept per process before the full ones are swept out."""
 
 
-class Client:
-    """Who a request comes from: its address, its player, and whether it came without a
-    (valid) player cookie. The player is read from the request's state when asked:
-    ``PlayerCookie``, inside ``Budget``, settles it (a revoked session's browser is a new
-    player)."""
-
-    __slots__ = ("_state", "address")
-
-    def __init__(self, address: str, state: dict) -> None:
-        self.address = address
-        self._state = state
-
-    @property
-    def player_id(self) -> str:
-        return self._state.get("player_id", "")
-
-    @property
-    def new_player(self) -> bool:
-        return bool(self._state.get("new_player", True))
-
-
-current_client: ContextVar[Client | None] = ContextVar("pyramid_client", default=None)
-"""The client of the request being answered (set by ``Budget``, for the solver's queue)."""
 
 
 class Costs:

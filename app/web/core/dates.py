@@ -59,3 +59,10 @@ def weekday_names(width: Literal["abbreviated", "narrow", "short", "wide"] = "ab
     names = get_day_names(width, context="stand-alone", locale=current_locale())
     first = first_weekday()
     return [names[(first + i) % 7] for i in range(7)]
+
+
+def iso(moment: datetime | None) -> str:
+    """A moment as ISO 8601, in UTC when it carries no zone (the store's); "" for none."""
+    if moment is None:
+        return ""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()

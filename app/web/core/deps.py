@@ -11,7 +11,7 @@ each such hop costs more CPU than these functions themselves (measured: bench/lo
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
@@ -71,6 +71,18 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[str, Depends(get_player_id)]
 
 
+LOADED_HOOKS: list[Callable[[Session, LoadedGame], None]] = []
+"""Called on every game ``get_loaded_game`` reads, before anything is done with it: the races
+(``racing.settle_game``) end a game whose race's time ran out, whoever reads it first."""
+
+
+def when_loaded(hook: Callable[[Session, LoadedGame], None]
+                ) -> Callable[[Session, LoadedGame], None]:
+    """Register ``hook`` in ``LOADED_HOOKS`` (a decorator)."""
+    LOADED_HOOKS.append(hook)
+    return hook
+
+
 def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> LoadedGame:
     """The game ``game_id``, or 404 (the API's Problem, or a page)."""
     loaded = load(session, game_id)
@@ -86,6 +98,8 @@ def get_loaded_game(request: Request, game_id: str, session: SessionDep) -> Load
         if is_api(request.scope):
             raise HTTPException(409, message)
         raise PageError(409, _("Not started yet"), message)
+    for hook in LOADED_HOOKS:
+        hook(session, loaded)
     return loaded
 
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import RedirectResponse
 
+NO_STORE = {"Cache-Control": "no-store"}
+"""Game pages and the home page are never kept by the browser: Back, Forward and reload show
+the position the server holds (and the home page's "Continue your game")."""
+
 
 def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"

@@ -40,6 +40,24 @@ def deal_path(request: HTTPConnection, number: int | str | None,
     return path_for(request, "deal_link", query=rules_query(variant), number=number)
 
 
+def challenge_path(request: HTTPConnection, number: int | str, variant: Variant,
+                   key: str) -> str:
+    """A challenge link's path: the deal link plus the key of the sender's ended game
+    (``services.results`` says what a challenge is)."""
+    return path_for(request, "deal_link", number=number,
+                    query={**rules_query(variant), "challenge": key})
+
+
+def challenge_url(request: HTTPConnection, record: Any) -> str | None:
+    """The challenge link of an ended game of a numbered deal with moves (None otherwise, and
+    for a game the server did not see end, such as an imported one: it has no key)."""
+    if (record.deal_number is None or not record.status.ended or not record.move_count
+            or record.id is None or not record.challenge_key):
+        return None
+    return absolute_url(request, challenge_path(request, record.deal_number, record.variant,
+                                                record.challenge_key))
+
+
 def absolute_url(request: HTTPConnection, path: str) -> str:
     """The absolute URL of ``path`` (which starts with one ``/``, and may have a query) for
     share and export links: from BASE_URL when set, else from the request's scheme and Host,

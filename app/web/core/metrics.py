@@ -11,7 +11,8 @@ sends: a route's template (``/api/games/{game_id}/moves``, never a game's id), a
 a rule set (``standard-3``: two goals times three passes), a search's kind.
 
 Other modules count through the objects here, e.g. ``metrics.offline_games_synced.inc()``
-where a game begun without network is stored by its first batch (``actions.start_with_batch``).
+where a game begun without network is stored by its first batch (``actions.apply`` on a deal
+page's game).
 Counting is cheap: an increment under a lock, a few hundred nanoseconds.
 
 **Several worker processes.** uvicorn's ``--workers`` (``WORKERS`` for app.serve) are

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from app.store import GameRecord, LoadedGame
+
 COOKIE = "pyramid_flash"
 SALT = "pyramid.flash"
 MAX_AGE = 60  # seconds: long enough for the redirect, short enough never to show stale
@@ -39,6 +41,35 @@ class Notice:
     @property
     def tone(self) -> str:
         return "error" if self.refused else "info"
+
+
+NOTHING_TO_SAY = Notice()
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a board input came to (``services.board``), for the route to send
+    (``views.boardpage.answer``): the game to show, stored or a deal page's not stored yet,
+    what to tell the player, and the status for the board's script and htmx (a refused batch
+    is 422)."""
+
+    loaded: LoadedGame
+    said: Notice = NOTHING_TO_SAY
+    status_code: int = 200
+    page: bool = False
+    """The board itself whoever asked (a version conflict, a deal page's first batch), never
+    the 303 back to the board that a plain form gets otherwise."""
+    started: bool = False
+    """This input stored the game (a deal page's first): the page moves to the game's own
+    address."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskFirst:
+    """Starting a game would abandon ``current``, the player's game in progress with moves,
+    which they have not agreed to leave: the question comes first (``confirm.html``)."""
+
+    current: GameRecord
 
 
 def _serializer(request: Request) -> URLSafeTimedSerializer:

@@ -150,6 +150,8 @@ ENDINGS: dict[str, LazyProxy] = {
                                      "and waste is a King and no two of them make 13."),
     GameStatus.ABANDONED.value: _l("The player left this game for another one, so it counts as "
                              "abandoned."),
+    "time_up": _l("The race's time limit passed before this game ended, so it counts as "
+                  "lost."),
 }
 """Why a game ended, by its termination (or ``abandoned``)."""
 

@@ -128,6 +128,16 @@ SENTENCES = {
     "coach_never": _l("No one could have won this deal with these rules: the solver searched "
                       "every way of playing it."),
     "coach_unknown": _l("The solver could not tell in time whether this deal could be won."),
+    "retry_from": _l("Try again from move %(number)s"),
+    "retry_note": _l("A try again is not counted in your statistics: this game's result stands."),
+    "retry_back_draw": _l("Back before move %(number)s, the move that lost the win. Drawing a "
+                          "card from the stock keeps it: the board marks it."),
+    "retry_back_recycle": _l("Back before move %(number)s, the move that lost the win. Turning "
+                             "the waste over for the next pass keeps it: the board marks it."),
+    "retry_back_king": _l("Back before move %(number)s, the move that lost the win. Removing "
+                          "%(a)s keeps it: the board marks it."),
+    "retry_back_pair": _l("Back before move %(number)s, the move that lost the win. Removing "
+                          "%(a)s and %(b)s keeps it: the board marks it."),
 }
 
 

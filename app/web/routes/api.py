@@ -57,7 +57,7 @@ from app.web.core.errors import RefusedRequest
 from app.web.core.i18n import gettext as _
 from app.web.core.refusals import say
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.services import actions, racing, results, solving, spoilers, witness
+from app.web.services import actions, hints, racing, results, solving, spoilers, witness
 from app.web.views.apimodels import (
     AnalysisOut,
     GameState,
@@ -266,10 +266,10 @@ async def hint(owned: OwnedGame, session: SessionDep, player_id: PlayerDep) -> H
     search runs in the solver's bounded pool (``solving``), never on the event loop."""
     try:
         with refusals_as_http():
-            advice, until = await solving.advise(session, owned, player_id)
+            advice, until = await hints.advise(session, owned, player_id)
     except solving.SolverBusy as exc:
         raise too_busy(exc) from None
-    except solving.HintKeptBack as exc:
+    except hints.HintKeptBack as exc:
         raise HTTPException(403, str(exc)) from None
     return HintOut(move=move_out(advice.move) if advice.move else None,
                    winnable=advice.winnable, winnable_until=until,

@@ -1,7 +1,8 @@
 """The board's routes: one game's page, what its player does there (play, undo, hint), and
 what its end banner loads: the results of an ended game, the analysis of a lost one. Each
-parses, calls and answers: an input is read and played in ``boardinput``, answered by
-``boardpage``.
+parses, calls and answers: an input is read and played by ``services.board``, and its answer
+sent by ``views.boardpage``. A deal page's play and hint routes (``pages``, ``daily``) have the
+same shape, on a game not stored yet.
 
 Every action is a plain form first (POST, then 303 back to the board); the board's script
 plays with its own engine and sends its steps in batches. Every board form carries the game's
@@ -15,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from app import odds
 from app.engine.analysis import Analysis
@@ -23,15 +25,15 @@ from app.web.core import notice
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.core.errors import PageError
-from app.web.core.htmx import is_htmx
+from app.web.core.htmx import NO_STORE, is_htmx
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.services import actions, racing, results, solving, spoilers, witness
-from app.web.services.boardinput import BoardInput, BoardInputDep, give_hint, take_input
-from app.web.services.boardpage import NO_STORE, render_board
+from app.web.services import actions, board, racing, results, solving, spoilers, witness
+from app.web.services.board import BoardInput, BoardInputDep
+from app.web.views.boardpage import answer, render_board
 from app.web.views.templating import templates
 from app.web.views.view import describe_step, drawn_by, kept_the_win, say_move
 
@@ -39,17 +41,19 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 
 # --- the routes ----------------------------------------------------------------------------
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="board")
-def board(request: Request, loaded: GameDep, player_id: PlayerDep,
-          selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
+def board_page(request: Request, session: SessionDep, loaded: GameDep, player_id: PlayerDep,
+               selected: Annotated[str | None, Query(max_length=3)] = None) -> Response:
     """The board. Its ETag is the game's version: the board's script, back in view or online
-    again, asks with If-None-Match whether another tab moved (304: nothing new)."""
+    again, asks with If-None-Match whether another tab moved (304: nothing new). A race without
+    hints has no hint control: the page offers none, from the server or the device's solver."""
     etag = f'"{loaded.version}"'
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag, **NO_STORE})
     shown = notice.take(request, loaded.record.id) or Notice()
     response = render_board(request, loaded, player_id, Notice(
         shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
-        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards))
+        hinted_action=shown.hinted_action, refused_cards=shown.refused_cards),
+        extras={"hints_off": True} if racing.hints_refused(session, loaded.record) else None)
     notice.clear(request, response, loaded.record.id)
     response.headers["ETag"] = etag
     return response
@@ -60,15 +64,15 @@ def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
          sent: BoardInputDep) -> Response:
     """One input on the board, or the script's batch of moves; judged by the engine on the
     version of the game the board showed."""
-    return take_input(request, session, player_id, loaded, sent)
+    return answer(request, player_id, board.play(request, session, player_id, loaded, sent))
 
 
 @router.post("/games/{game_id}/undo", name="undo")
 def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: OwnedGame,
          version: VersionField = None) -> Response:
     """Take back the last move: the board's input ``undo``, played as any other."""
-    return take_input(request, session, player_id, loaded,
-                      BoardInput(action=actions.UNDO, version=version))
+    return answer(request, player_id, board.play(
+        request, session, player_id, loaded, BoardInput(action=actions.UNDO, version=version)))
 
 
 @router.post("/games/{game_id}/hint", name="hint")
@@ -76,7 +80,7 @@ async def hint(request: Request, session: SessionDep, player_id: PlayerDep,
                loaded: OwnedGame) -> Response:
     """Ask the solver for the next move. It counts on the game (hints used), changes nothing
     else, and runs off the event loop in the solver's bounded pool (``solving``)."""
-    return await give_hint(request, session, player_id, loaded)
+    return answer(request, player_id, await board.hint(session, player_id, loaded))
 
 
 @router.get("/games/{game_id}/analysis", response_class=HTMLResponse, name="analysis_page")
@@ -87,18 +91,8 @@ async def analysis_page(request: Request, session: SessionDep, loaded: GameDep,
     once the game is over (as for replays): during the game it would give its player the
     winning line, and that is what hints are for (and count). Nor while the deal can still be
     played for a day's result (``spoilers``): not even for its player."""
+    await in_thread(check_analysable, request, session, loaded)
     record = loaded.record
-    if not record.status.ended:
-        raise PageError(409, _("Not finished yet"),
-                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
-                        link=(path_for(request, "board", game_id=record.id),
-                              _("Go to the game")))
-    if racing.in_race(loaded.game.deal.number):
-        raise PageError(403, racing.raced_title(), racing.why_raced())
-    if await in_thread(spoilers.kept_private, session, loaded.game):
-        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
-                        link=(path_for(request, "replay", game_id=record.id),
-                              _("Watch the game's replay")))
     try:
         found, busy = await solving.where_it_went_wrong(session, loaded, player_id), None
     except solving.SolverBusy as exc:
@@ -134,6 +128,22 @@ async def results_page(request: Request, session: SessionDep, loaded: GameDep,
                "to_clear": game.goal.cards_to_clear}
     return templates.TemplateResponse(request, "results.html", context,
                                       block_name="results" if is_htmx(request) else None)
+
+
+def check_analysable(request: Request, session: Session, loaded: LoadedGame) -> None:
+    """Refuse the analysis of a game in progress (409), or of a deal in a race or still in
+    play for a day's result (403)."""
+    if not loaded.record.status.ended:
+        raise PageError(409, _("Not finished yet"),
+                        _("A game is analysed once it has ended: ask for a hint meanwhile."),
+                        link=(path_for(request, "board", game_id=loaded.record.id),
+                              _("Go to the game")))
+    if racing.in_race(loaded.game.deal.number):
+        raise PageError(403, racing.raced_title(), racing.why_raced())
+    if spoilers.kept_private(session, loaded.game):
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=loaded.record.id),
+                              _("Watch the game's replay")))
 
 
 def analysis_context(loaded: LoadedGame, found: Analysis | None) -> dict[str, Any]:

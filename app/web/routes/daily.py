@@ -13,33 +13,28 @@ from fastapi.responses import Response
 
 from app import odds
 from app.engine import Deal, Variant
-from app.store import won_daily
+from app.store import GameRecord, preview, won_daily
 from app.web.core.csrf import require_csrf
 from app.web.core.dates import format_day
 from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.errors import PageError
-from app.web.core.htmx import see_other
+from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for, rules_query
 from app.web.core.names import variant_label
-from app.web.core.threads import in_thread
-from app.web.services import actions, starting
-from app.web.services.boardinput import BoardInputDep, give_hint, take_input
-from app.web.services.boardpage import NO_STORE, BoardUrls
+from app.web.services import actions, board, starting
+from app.web.services.board import BoardInputDep
 from app.web.services.calendar import calendar_context
 from app.web.services.starting import (
     ConfirmField,
+    DealPageGame,
     GoalField,
     GoalQuery,
     PassesField,
     PassesQuery,
-    as_first_input,
-    ask_to_abandon,
-    first_input_starts,
     read_variant,
-    shown,
-    went_on,
 )
+from app.web.views.boardpage import BoardUrls, answer, ask_to_abandon, deal_page
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
@@ -75,23 +70,26 @@ def daily(request: Request, session: SessionDep, player_id: PlayerDep,
     on_time, late = days_of(day)
     drawn_for = late or on_time
     assert drawn_for is not None
-    if on_time is not None:
-        won = won_daily(session, player_id, on_time, variant.goal, variant.passes)
-        if won is not None:
-            return templates.TemplateResponse(request, "daily_won.html", {
-                "record": won, "variant": variant, "fields": rules_query(variant),
-                "calendar_url": calendar_path(request, variant, drawn_for)},
-                headers=NO_STORE)
+    if on_time and (won := won_daily(session, player_id, on_time, variant.goal, variant.passes)):
+        return won_page(request, won, variant, drawn_for)
+    deal = Deal.from_number(odds.daily_deal(drawn_for, variant))
+    shown = starting.deal_page(session, player_id, preview(player_id, deal, variant.goal,
+                                                        variant.passes, daily=on_time))
     query = {**rules_query(variant), "day": drawn_for.isoformat()}
-    play_query = {**query, "drawn": starting.drawn_stamp(request)}
-    return shown(request, session, player_id,
-                 deal=Deal.from_number(odds.daily_deal(drawn_for, variant)), variant=variant,
-                 urls=BoardUrls(play=path_for(request, "daily_play", query=play_query),
-                                hint=path_for(request, "daily_hint", query=query)),
-                 start=path_for(request, "daily_start"), fields=query,
-                 starting=daily_phrase(variant, late), daily=on_time,
-                 extras={"calendar_url": calendar_path(request, variant, drawn_for),
-                         "late_daily": late})
+    return deal_page(request, player_id, shown, urls=BoardUrls(
+        play=path_for(request, "daily_play",
+                      query={**query, "drawn": starting.drawn_stamp(request)}),
+        hint=path_for(request, "daily_hint", query=query)),
+        start=path_for(request, "daily_start"), fields=query,
+        starting=daily_phrase(variant, late), extras={
+            "calendar_url": calendar_path(request, variant, drawn_for), "late_daily": late})
+
+
+def won_page(request: Request, won: GameRecord, variant: Variant, day: date) -> Response:
+    """The day's deal won already: the result, and the deal again, not counted."""
+    return templates.TemplateResponse(request, "daily_won.html", {
+        "record": won, "variant": variant, "fields": rules_query(variant),
+        "calendar_url": calendar_path(request, variant, day)}, headers=NO_STORE)
 
 
 def daily_phrase(variant: Variant, late: date | None) -> str:
@@ -107,42 +105,40 @@ def daily_phrase(variant: Variant, late: date | None) -> str:
              day=format_day(late, "long"), rules=rules)
 
 
-@router.post("/daily/play", name="daily_play")
-def daily_play(request: Request, session: SessionDep, player_id: PlayerDep,
-               sent: BoardInputDep, goal: GoalQuery = None, passes: PassesQuery = None,
-               day: DayQuery = None,
-               drawn: Annotated[str | None, Query(max_length=200)] = None) -> Response:
-    """The deal of the day's first input: the deal of the page's day, counted as that day's
-    only when played on it (or begun on it without network: ``days_of``). ``drawn``: the
-    stamp the page or the offline pack carried (``starting.drawn_stamp``)."""
+def daily_page_game(request: Request, player_id: PlayerDep, goal: GoalQuery = None,
+                    passes: PassesQuery = None, day: DayQuery = None,
+                    drawn: Annotated[str | None, Query(max_length=200)] = None,
+                    offline: Annotated[bool, Form()] = False) -> DealPageGame:
+    """The deal of the page's day, not stored before its first input: counted as that day's
+    only when played on it (or begun on it without network, ``offline``: ``days_of``;
+    ``drawn``: the stamp the page or the offline pack carried, ``starting.drawn_stamp``); and
+    the daily's page, which asks before that input abandons a game in progress."""
     variant = read_variant(goal, passes)
     drawn_on = day or starting.today().date()
-    on_time, late = days_of(drawn_on, offline=sent.untimed_elapsed is not None,
-                            drawn=starting.drawn_day(request, drawn))
-    started = first_input_starts(
-        request, session, player_id, variant=variant, daily=on_time, late_daily=late,
-        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)), sent=sent,
+    on_time, late = days_of(drawn_on, offline=offline, drawn=starting.drawn_day(request, drawn))
+    return DealPageGame(
+        preview(player_id, Deal.from_number(odds.daily_deal(drawn_on, variant)), variant.goal,
+                variant.passes, daily=on_time, late_daily=late),
         ask_at=path_for(request, "daily", query={**rules_query(variant), "day": late}))
-    if isinstance(started, Response):
-        return started
-    return went_on(request, take_input(request, session, player_id, started,
-                                       as_first_input(sent, started)), started)
+
+
+DailyPageDep = Annotated[DealPageGame, Depends(daily_page_game)]
+
+
+@router.post("/daily/play", name="daily_play")
+def daily_play(request: Request, session: SessionDep, player_id: PlayerDep, page: DailyPageDep,
+               sent: BoardInputDep) -> Response:
+    """The deal of the day's first input: it starts the game, then counts as the game's own."""
+    return answer(request, player_id, board.first_input(
+        request, session, player_id, page.game, sent), ask_at=page.ask_at)
 
 
 @router.post("/daily/hint", name="daily_hint")
 async def daily_hint(request: Request, session: SessionDep, player_id: PlayerDep,
-                     goal: GoalQuery = None, passes: PassesQuery = None,
-                     day: DayQuery = None) -> Response:
-    variant = read_variant(goal, passes)
-    drawn_on = day or starting.today().date()
-    on_time, late = days_of(drawn_on)
-    started = await in_thread(lambda: first_input_starts(
-        request, session, player_id, variant=variant, daily=on_time, late_daily=late,
-        deal=Deal.from_number(odds.daily_deal(drawn_on, variant)),
-        ask_at=path_for(request, "daily", query={**rules_query(variant), "day": late})))
-    if isinstance(started, Response):
-        return started
-    return went_on(request, await give_hint(request, session, player_id, started), started)
+                     page: DailyPageDep) -> Response:
+    """A hint asked on the deal of the day's page: it starts the game, as any first input."""
+    return answer(request, player_id, await board.first_hint(session, player_id, page.game),
+                  ask_at=page.ask_at)
 
 
 @router.post("/daily/again", name="daily_again")

@@ -19,7 +19,7 @@ the import of an exported games file.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
@@ -27,12 +27,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.store import (
+    Database,
     begin_import,
     display_name,
     end_import,
     end_session,
-    linked_sessions,
-    live_links,
     make_link,
     read_link,
     revoke,
@@ -53,14 +52,6 @@ from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-
-
-def devices_context(request: Request, session: Session, player_id: str) -> dict[str, Any]:
-    """The statistics page's "other devices" part: the player's links not used yet, and the
-    browsers signed in through one."""
-    return {"device_links": live_links(session, player_id),
-            "device_sessions": linked_sessions(session, player_id),
-            "link_minutes": LINK_MINUTES}
 
 
 # --- links -----------------------------------------------------------------------------------
@@ -166,42 +157,49 @@ async def import_file(request: Request, player_id: PlayerDep,
         raise import_too_large(request)
     transfers, database = request.app.state.transfers, request.app.state.db
     admission = transfers.admit(request, player_id, "import")
-
-    def begin() -> bool:
-        try:
-            with database.session() as session:
-                return begin_import(session, player_id, utcnow())
-        except IntegrityError:  # another process noted its own first, at the same moment
-            return False
-
-    if not await in_thread(begin):  # one running already, maybe in another process
+    if not await in_thread(import_begun, database, player_id):  # one running, maybe elsewhere
         admission.close()
         raise PageError(429, _("Still working on your last one"),
                         _("Your previous import or export is still being made: wait for it, "
                           "then try again."), headers={"Retry-After": "5"})
 
-    def finish(done: gamesfile.ImportDone | None) -> None:
-        with database.session() as session:
-            if done is None:
-                end_import(session, player_id, utcnow(), refused="failed")
-            elif done.refused:
-                end_import(session, player_id, utcnow(), refused=str(done.refused),
-                           values=done.values)
-            else:
-                end_import(session, player_id, utcnow(), added=done.added,
-                           skipped=done.skipped)
-
     async def ended(done: gamesfile.ImportDone | None) -> None:
-        await in_thread(finish, done)
+        await in_thread(import_ended, database, player_id, done)
 
     transfers.launch(admission, gamesfile.import_games, settings.database_url, player_id,
                      settings.secret_key, raw, done=ended)
+    return importing(request)
+
+
+def importing(request: Request) -> Response:
+    """The answer to an import begun (202): the statistics page shows how it goes."""
     return templates.TemplateResponse(request, "error.html", {
         "status_code": 202, "title": _("Importing your file"),
         "message": _("Your file is being imported: your statistics page shows how it goes, "
                      "and how it ended."),
         "link": (path_for(request, "stats"), _("Your statistics")),
         "refresh": path_for(request, "stats")}, status_code=202, headers=NO_STORE)
+
+
+def import_begun(database: Database, player_id: str) -> bool:
+    """Note that the player's import has begun: False when one is running already."""
+    try:
+        with database.session() as session:
+            return begin_import(session, player_id, utcnow())
+    except IntegrityError:  # another process noted its own first, at the same moment
+        return False
+
+
+def import_ended(database: Database, player_id: str, done: gamesfile.ImportDone | None) -> None:
+    """Note how the player's import ended (``done`` None: it failed)."""
+    with database.session() as session:
+        if done is None:
+            end_import(session, player_id, utcnow(), refused="failed")
+        elif done.refused:
+            end_import(session, player_id, utcnow(), refused=str(done.refused),
+                       values=done.values)
+        else:
+            end_import(session, player_id, utcnow(), added=done.added, skipped=done.skipped)
 
 
 def import_too_large(request: Request) -> PageError:

@@ -29,8 +29,8 @@ from app.web.core.deps import PlayerDep
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import pgettext
 from app.web.core.links import path_for
-from app.web.services.boardpage import BoardUrls, render_board
 from app.web.services.starting import drawn_stamp, today
+from app.web.views.boardpage import BoardUrls, render_board
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False)

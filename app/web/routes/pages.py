@@ -27,13 +27,14 @@ from app.settings import PROJECT_DIR
 from app.store import (
     LoadedGame,
     latest_unfinished,
+    preview,
     wants_winnable_only,
 )
 from app.web.core import i18n, notice, rulestext
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.core.errors import PageError
-from app.web.core.htmx import see_other
+from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for, rules_query
 from app.web.core.names import variant_label
@@ -41,25 +42,29 @@ from app.web.core.notice import Notice
 from app.web.core.params import DealNumber
 from app.web.core.preferences import DIFFICULTY_CHOICES
 from app.web.core.threads import in_one_hop, in_thread
-from app.web.routes import homeform, preferences_page
-from app.web.services import actions, results, solving, spoilers, starting, witness
-from app.web.services.boardinput import BoardInputDep, give_hint, take_input
-from app.web.services.boardpage import NO_STORE, BoardUrls
+from app.web.services import (
+    actions,
+    board,
+    homeform,
+    preferences,
+    results,
+    solving,
+    spoilers,
+    starting,
+    witness,
+)
+from app.web.services.board import BoardInputDep
 from app.web.services.results import ChallengeQuery
 from app.web.services.starting import (
     ConfirmField,
+    DealPageGame,
     GoalField,
     GoalQuery,
     PassesField,
     PassesQuery,
-    as_first_input,
-    ask_to_abandon,
-    first_input_starts,
     read_variant,
-    shown,
-    started,
-    went_on,
 )
+from app.web.views.boardpage import BoardUrls, answer, ask_to_abandon, deal_page, started
 from app.web.views.templating import templates
 from app.web.views.view import back_before
 
@@ -69,7 +74,7 @@ def render_home(request: Request, session: Session, player_id: str, *,
                 form: dict[str, str] | None = None, error: str | None = None,
                 status_code: int = 200) -> Response:
     winnable_only = wants_winnable_only(session, player_id)
-    difficulty = preferences_page.current(request, session, player_id).difficulty
+    difficulty = preferences.current(request, session, player_id).difficulty
     context = {
         # The worker's copy for offline use names nobody's game (routes/offline.py).
         "continue_game": None if request.headers.get("x-pyramid-kept")
@@ -97,7 +102,7 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
              player_id: PlayerDep, sent: homeform.SentDep) -> Response:
     """Start a game from the home form (or the board's New game button), as ``homeform``
     reads it; the player is asked first before a game in progress is abandoned."""
-    chosen = preferences_page.current(request, session, player_id)
+    chosen = preferences.current(request, session, player_id)
     try:
         asked = homeform.read(sent, chosen.difficulty)
     except homeform.Refused as exc:
@@ -105,10 +110,10 @@ def new_game(request: Request, session: SessionDep, settings: SettingsDep,
                            status_code=400)
     homeform.remember(session, player_id, chosen, asked)
     number, label = homeform.pick_deal(settings, asked)
-    return started(request, session, player_id, deal=Deal.from_number(number),
-                   variant=asked.variant, confirmed=bool(sent.confirm),
-                   action=path_for(request, "new_game"), fields=asked.form, starting=label,
-                   winnable_only=asked.only_winnable)
+    outcome = starting.start(session, player_id, Deal.from_number(number), asked.variant,
+                          confirmed=bool(sent.confirm), winnable_only=asked.only_winnable)
+    return started(request, outcome, action=path_for(request, "new_game"), fields=asked.form,
+                   starting=label)
 
 
 # --- deal links ------------------------------------------------------------------------------
@@ -124,13 +129,15 @@ def deal_link(request: Request, session: SessionDep, player_id: PlayerDep, numbe
         return see_other(moved)  # a link shared before the key: to the form that hides the game
     query = {**rules_query(variant), "challenge": challenge or None}
     extras = results.deal_page_extras(request, session, player_id, deal, variant, challenge)
-    return shown(request, session, player_id, deal=deal, variant=variant,
-                 urls=BoardUrls(play=path_for(request, "deal_play", query=query, number=number),
-                                hint=path_for(request, "deal_hint", query=query,
-                                              number=number)),
-                 start=path_for(request, "deal_start", number=number),
-                 fields={k: v for k, v in query.items() if v is not None},
-                 starting=starting.deal_phrase(number, variant), extras=extras)
+    shown = starting.deal_page(session, player_id, preview(player_id, deal, variant.goal,
+                                                        variant.passes), challenged=bool(
+        extras.get("challenge_from")))
+    return deal_page(request, player_id, shown, urls=BoardUrls(
+        play=path_for(request, "deal_play", query=query, number=number),
+        hint=path_for(request, "deal_hint", query=query, number=number)),
+        start=path_for(request, "deal_start", number=number), extras=extras,
+        fields={k: v for k, v in query.items() if v is not None},
+        starting=starting.deal_phrase(number, variant))
 
 
 def challenged(request: Request, session: Session, token: str | None, number: int,
@@ -143,36 +150,36 @@ def challenged(request: Request, session: Session, token: str | None, number: in
                                   variant).id
 
 
-@router.post("/deal/{number}/play", name="deal_play")
-def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, number: DealNumber,
-              sent: BoardInputDep, goal: GoalQuery = None,
-              passes: PassesQuery = None, challenge: ChallengeQuery = None) -> Response:
-    """A deal page's first input: it starts the game, then counts as the game's own."""
+def deal_page_game(request: Request, session: SessionDep, player_id: PlayerDep,
+                   number: DealNumber, goal: GoalQuery = None, passes: PassesQuery = None,
+                   challenge: ChallengeQuery = None) -> DealPageGame:
+    """A deal link's game, not stored before its first input (with the challenge it answers),
+    and the deal link, which asks before that input abandons a game in progress."""
     variant = read_variant(goal, passes)
-    started = first_input_starts(
-        request, session, player_id, deal=Deal.from_number(number), variant=variant, sent=sent,
+    return DealPageGame(
+        preview(player_id, Deal.from_number(number), variant.goal, variant.passes,
+                challenge=challenged(request, session, challenge, number, variant)),
         ask_at=path_for(request, "deal_link", number=number,
-                        query={**rules_query(variant), "challenge": challenge}),
-        challenge=challenged(request, session, challenge, number, variant))
-    if isinstance(started, Response):
-        return started
-    return went_on(request, take_input(request, session, player_id, started,
-                                       as_first_input(sent, started)), started)
+                        query={**rules_query(variant), "challenge": challenge}))
+
+
+DealPageDep = Annotated[DealPageGame, Depends(deal_page_game)]
+
+
+@router.post("/deal/{number}/play", name="deal_play")
+def deal_play(request: Request, session: SessionDep, player_id: PlayerDep, page: DealPageDep,
+              sent: BoardInputDep) -> Response:
+    """A deal page's first input: it starts the game, then counts as the game's own."""
+    return answer(request, player_id, board.first_input(
+        request, session, player_id, page.game, sent), ask_at=page.ask_at)
 
 
 @router.post("/deal/{number}/hint", name="deal_hint")
 async def deal_hint(request: Request, session: SessionDep, player_id: PlayerDep,
-                    number: DealNumber, goal: GoalQuery = None,
-                    passes: PassesQuery = None, challenge: ChallengeQuery = None) -> Response:
-    variant = read_variant(goal, passes)
-    started = await in_thread(lambda: first_input_starts(
-        request, session, player_id, deal=Deal.from_number(number), variant=variant,
-        ask_at=path_for(request, "deal_link", number=number,
-                        query={**rules_query(variant), "challenge": challenge}),
-        challenge=challenged(request, session, challenge, number, variant)))
-    if isinstance(started, Response):
-        return started
-    return went_on(request, await give_hint(request, session, player_id, started), started)
+                    page: DealPageDep) -> Response:
+    """A hint asked on a deal page: it starts the game, as any first input."""
+    return answer(request, player_id, await board.first_hint(session, player_id, page.game),
+                  ask_at=page.ask_at)
 
 
 @router.post("/deal/{number}", name="deal_start")

@@ -17,13 +17,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy.orm import Session
 
-from app.store import preferences_of, save_preferences
 from app.web.core import i18n
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep
-from app.web.core.htmx import is_htmx, see_other
+from app.web.core.htmx import NO_STORE, is_htmx, see_other
 from app.web.core.links import path_for
 from app.web.core.preferences import (
     BACKS,
@@ -35,13 +33,11 @@ from app.web.core.preferences import (
     Preferences,
     Refused,
 )
-from app.web.views.firstpaint import shown_for
+from app.web.services.preferences import current, save
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
 
-NO_STORE = {"Cache-Control": "no-store"}
-"""The page shows what is saved now: Back after saving never shows the old choices."""
 LONGEST_FIELD = 32
 NextField = Annotated[str | None, Form(alias="next", max_length=300)]
 
@@ -53,14 +49,6 @@ def render_preferences(request: Request, preferences: Preferences, *, saved: boo
                "motions": MOTIONS, "languages": LANGUAGE_CHOICES}
     return templates.TemplateResponse(request, "preferences.html", context,
                                       status_code=status_code, headers=NO_STORE)
-
-
-def current(request: Request, session: Session, player_id: str) -> Preferences:
-    """The caller's preferences: as the page request read them, else from the store."""
-    shown = shown_for(request)
-    if shown.known:
-        return shown.preferences
-    return Preferences.from_stored(preferences_of(session, player_id))
 
 
 def local_path(target: str | None, fallback: str) -> str:
@@ -96,11 +84,6 @@ def with_language(before: Preferences, chosen: Preferences, browser: str) -> Pre
     if chosen.language == browser and not before.language:
         return replace(chosen, language="")
     return chosen
-
-
-def save(session: Session, player_id: str, preferences: Preferences) -> None:
-    save_preferences(session, player_id, preferences.to_store())
-    session.commit()
 
 
 @router.get("/settings", response_class=HTMLResponse, name="settings")

@@ -15,14 +15,13 @@ from app.engine import Deal, DealError, Variant
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep, SettingsDep
 from app.web.core.errors import PageError
-from app.web.core.htmx import see_other
+from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.links import path_for
 from app.web.core.refusals import say
 from app.web.core.scope import is_api
 from app.web.core.threads import in_thread
-from app.web.services import broadcast, racestream, racing, starting
-from app.web.services.boardpage import NO_STORE
+from app.web.services import broadcast, raceentry, racestream, racing, starting
 from app.web.views.apimodels import NewRace, Problem
 from app.web.views.templating import templates
 
@@ -31,7 +30,8 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)]
 stream_router = APIRouter(include_in_schema=False)
 
 REFUSED: dict[int | str, dict[str, Any]] = {
-    403: {"model": Problem, "description": "Not yours to do (start: the creator's)"},
+    403: {"model": Problem, "description": "Not yours to do (start: the creator's; ready: a "
+                                           "racer's)"},
     404: {"model": Problem, "description": "No such race"},
     409: {"model": Problem, "description": "The race is full, or has started"}}
 
@@ -59,7 +59,7 @@ def api_create(body: NewRace, session: SessionDep, settings: SettingsDep,
                player_id: PlayerDep) -> JSONResponse:
     """A race: the rules, a deal number (a random deal when left out; a winnable deal of
     ``difficulty``), whether hints are allowed. The caller is its first racer."""
-    race = racing.create(session, settings, player_id, Variant(body.goal, body.passes),
+    race = raceentry.create(session, settings, player_id, Variant(body.goal, body.passes),
                          body.deal, body.difficulty.value if body.difficulty else None,
                          body.hints)
     return answer(session, race, player_id, 201)
@@ -78,7 +78,7 @@ def api_join(request: Request, key: str, session: SessionDep,
              player_id: PlayerDep) -> JSONResponse:
     """Join the race (again: the same answer); ``game`` is the caller's game's id."""
     with refusals(request):
-        race = racing.join(session, key, player_id)
+        race = raceentry.join(session, key, player_id)
     shown = racing.seen_by(session, race, player_id)
     return JSONResponse({**shown, "game": shown["you"]["game"]}, headers=NO_STORE)
 
@@ -88,7 +88,16 @@ def api_start(request: Request, key: str, session: SessionDep, settings: Setting
               player_id: PlayerDep) -> JSONResponse:
     """Start the 3-2-1 countdown (the race's creator only)."""
     with refusals(request):
-        return answer(session, racing.start(session, settings, key, player_id), player_id)
+        return answer(session, raceentry.start(session, settings, key, player_id), player_id)
+
+
+@api_router.post("/races/{key}/ready", name="api_race_ready", responses=REFUSED)
+def api_ready(request: Request, key: str, session: SessionDep, settings: SettingsDep,
+              player_id: PlayerDep) -> JSONResponse:
+    """The caller (a racer) is ready: when two or more racers are in and every one is
+    ready, the 3-2-1 countdown starts, as the creator's start starts it."""
+    with refusals(request):
+        return answer(session, raceentry.ready(session, settings, key, player_id), player_id)
 
 
 @api_router.post("/races/{key}/rematch", status_code=201, name="api_race_rematch",
@@ -97,7 +106,7 @@ def api_rematch(request: Request, key: str, session: SessionDep, settings: Setti
                 player_id: PlayerDep) -> JSONResponse:
     """A new race for the same racers on a new deal (one, however many ask)."""
     with refusals(request):
-        return answer(session, racing.rematch(session, settings, key, player_id), player_id,
+        return answer(session, raceentry.rematch(session, settings, key, player_id), player_id,
                       201)
 
 
@@ -122,7 +131,7 @@ def form_race(goal: starting.GoalField = None, passes: starting.PassesField = No
 @router.post("/races", name="race_create")
 def create(request: Request, session: SessionDep, settings: SettingsDep, player_id: PlayerDep,
            asked: Annotated[tuple, Depends(form_race)]) -> Response:
-    race = racing.create(session, settings, player_id, *asked)
+    race = raceentry.create(session, settings, player_id, *asked)
     return see_other(path_for(request, "race", key=race.key))
 
 
@@ -137,7 +146,7 @@ def page(request: Request, key: str, session: SessionDep, player_id: PlayerDep) 
 @router.post("/races/{key}/join", name="race_join")
 def join(request: Request, key: str, session: SessionDep, player_id: PlayerDep) -> Response:
     with refusals(request):
-        racing.join(session, key, player_id)
+        raceentry.join(session, key, player_id)
     return see_other(path_for(request, "race", key=key))
 
 
@@ -145,7 +154,15 @@ def join(request: Request, key: str, session: SessionDep, player_id: PlayerDep) 
 def start(request: Request, key: str, session: SessionDep, settings: SettingsDep,
           player_id: PlayerDep) -> Response:
     with refusals(request):
-        racing.start(session, settings, key, player_id)
+        raceentry.start(session, settings, key, player_id)
+    return see_other(path_for(request, "race", key=key))
+
+
+@router.post("/races/{key}/ready", name="race_ready")
+def ready(request: Request, key: str, session: SessionDep, settings: SettingsDep,
+          player_id: PlayerDep) -> Response:
+    with refusals(request):
+        raceentry.ready(session, settings, key, player_id)
     return see_other(path_for(request, "race", key=key))
 
 
@@ -153,7 +170,7 @@ def start(request: Request, key: str, session: SessionDep, settings: SettingsDep
 def rematch(request: Request, key: str, session: SessionDep, settings: SettingsDep,
             player_id: PlayerDep) -> Response:
     with refusals(request):
-        new = racing.rematch(session, settings, key, player_id)
+        new = raceentry.rematch(session, settings, key, player_id)
     return see_other(path_for(request, "race", key=new.key))
 
 

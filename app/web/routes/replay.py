@@ -46,33 +46,53 @@ def replay(request: Request, session: SessionDep, player_id: PlayerDep, game_id:
     the deal can still be played for a day's result, the moves only: no winning line (403), no
     losing move marked (``spoilers``)."""
     loaded = ended_game(request, session, game_id, player_id)
-    if racing.in_race(loaded.game.deal.number):  # no one copies a line mid-race
-        raise PageError(403, racing.raced_title(), racing.why_raced())
-    private = spoilers.kept_private(session, loaded.game)
-    if private and win_from is not None:
-        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
-                        link=(path_for(request, "replay", game_id=game_id),
-                              _("Watch the game's replay")))
+    private = kept_private(request, session, loaded, win_from)
     owner_name = display_name(session, loaded.record.player_id)
     session.rollback()  # no database connection is held while the solver searches
     lost_at, game = None, loaded.game
     if win_from is not None:
-        game = with_winning_line(request, player_id, game, win_from)
-        # The line shown is written down: a challenge's answer (or a daily) that plays it
-        # counts it as hints (``witness``); a page seen again writes nothing.
-        start = game.copy()
-        while len(start.moves) > win_from:
-            start.undo()
-        witness.note_line(session, player_id, loaded.record.id, start, game.moves[win_from:])
+        game = shown_line(request, session, player_id, loaded, win_from)
     elif loaded.record.status is GameStatus.LOST and not private:  # the losing move: a clue
-        # Without the mark rather than not at all when the solver is busy.
-        found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
-        lost_at = found.lost_at if found is not None else None
+        lost_at = losing_move(request, player_id, loaded)
     context = replay_context(request, loaded.record, game, step=step, win_from=win_from)
     context.update(autoplay=play and context["step"] < context["last"], lost_at=lost_at,
                    owner_name=owner_name, mine=loaded.record.player_id == player_id)
     return templates.TemplateResponse(request, "replay.html", context,
                                       block_name="stage" if is_htmx(request) else None)
+
+
+def kept_private(request: Request, session: Session, loaded: LoadedGame,
+                 win_from: int | None) -> bool:
+    """Whether the deal's line is kept private (``spoilers``); refused (403) in a race, or
+    when a winning line is asked of a deal kept private."""
+    if racing.in_race(loaded.game.deal.number):  # no one copies a line mid-race
+        raise PageError(403, racing.raced_title(), racing.why_raced())
+    private = spoilers.kept_private(session, loaded.game)
+    if private and win_from is not None:
+        raise PageError(403, spoilers.private_title(), spoilers.why_private(),
+                        link=(path_for(request, "replay", game_id=loaded.record.id),
+                              _("Watch the game's replay")))
+    return private
+
+
+def shown_line(request: Request, session: Session, player_id: str, loaded: LoadedGame,
+               win_from: int) -> Game:
+    """The game's first ``win_from`` moves and a winning line from there, written down: a
+    challenge's answer (or a daily) that plays it counts it as hints (``witness``); a page
+    seen again writes nothing."""
+    game = with_winning_line(request, player_id, loaded.game, win_from)
+    start = game.copy()
+    while len(start.moves) > win_from:
+        start.undo()
+    witness.note_line(session, player_id, loaded.record.id, start, game.moves[win_from:])
+    return game
+
+
+def losing_move(request: Request, player_id: str, loaded: LoadedGame) -> int | None:
+    """The move that lost the game; None (no mark rather than no replay) when the solver is
+    busy."""
+    found = solved(request, player_id, solving.analysis_of, loaded, busy_ok=True)
+    return found.lost_at if found is not None else None
 
 
 def ended_game(request: Request, session: Session, game_id: str, player_id: str) -> LoadedGame:

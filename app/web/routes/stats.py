@@ -10,7 +10,7 @@ import json
 import math
 import unicodedata
 from datetime import timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -24,6 +24,8 @@ from app.store import (
     history,
     history_size,
     is_listed,
+    linked_sessions,
+    live_links,
     recent_results,
     reset_statistics,
     set_display_name,
@@ -32,21 +34,20 @@ from app.store import (
     won_deals,
 )
 from app.store.clock import as_utc
+from app.store.devices import LINK_MINUTES
 from app.store.imports import RUNNING_FOR_AT_MOST, import_progress
 from app.store.models import utcnow
 from app.store.stats import DISPLAY_NAME_MAX, HISTORY_PAGE_SIZE
 from app.web.core import utcday
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import PlayerDep, SessionDep
-from app.web.core.htmx import is_htmx, see_other
+from app.web.core.htmx import NO_STORE, is_htmx, see_other
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext
 from app.web.core.links import absolute_url, path_for
 from app.web.core.numbers import format_number
-from app.web.routes.devices import devices_context
 from app.web.services import gamesfile, racing
-from app.web.services.boardpage import NO_STORE
-from app.web.services.transfer import FileDownload
+from app.web.views.download import FileDownload
 from app.web.views.statsview import (
     daily_figures,
     daily_row,
@@ -59,6 +60,14 @@ from app.web.views.statsview import (
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])
+
+
+def devices_context(request: Request, session: Session, player_id: str) -> dict[str, Any]:
+    """The statistics page's "other devices" part: the player's links not used yet, and the
+    browsers signed in through one."""
+    return {"device_links": live_links(session, player_id),
+            "device_sessions": linked_sessions(session, player_id),
+            "link_minutes": LINK_MINUTES}
 
 
 def render_stats(request: Request, session: Session, player_id: str, *, page: int = 1,

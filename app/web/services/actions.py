@@ -43,7 +43,6 @@ from app.store import (
     GameRecord,
     LoadedGame,
     abandon_in_progress,
-    count_hint,
     create_game,
     game_by_input,
     hold_games_in_progress,
@@ -94,8 +93,8 @@ def _check(loaded: LoadedGame, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != loaded.version:
         raise VersionMismatch()
     status = loaded.record.status
-    if status.ended:
-        raise IllegalMove(game_over(status, loaded.game.outcome()))
+    if status.ended:  # a race's game may have ended by its time limit (``racing.game_over``)
+        raise IllegalMove(racing.game_over(loaded) or game_over(status, loaded.game.outcome()))
 
 
 def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *,
@@ -120,6 +119,10 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
             raise VersionMismatch() from exc
         raise
     racing.announce(noted)
+    _count_finished(game)
+
+
+def _count_finished(game: Game) -> None:
     if game.status in (GameStatus.WON, GameStatus.LOST):
         metrics.games_finished.labels(metrics.rules_label(game.goal, game.passes),
                                       game.status.value).inc()
@@ -181,28 +184,41 @@ def _play_steps(game: Game, steps: list[Step],
 def apply(session: Session, loaded: LoadedGame, steps: list[Step],
           expected_version: int | None = None, input_id: str | None = None,
           untimed_elapsed: int | None = None) -> Applied:
-    """Play ``steps`` (moves, or UNDO) in order and save them at once, all of them or none:
-    every input that changes a game comes here (a click, an action, the board's script's
-    batch, the API's move or undo). ``expected_version``: the version the input was made on
-    (None: whatever is stored). ``input_id``: the batch's id, so that a batch sent again is
-    recognised. ``untimed_elapsed``: the steps were made without network (``save_position``).
-    No steps: the checks alone (a click that only selects a card).
+    """Play ``steps`` (moves, UNDO, or a device's hint) in order and save them at once, all of
+    them or none: every input that changes a game comes here (a click, an action, the board's
+    script's batch, the API's move or undo, a deal page's first batch). ``expected_version``:
+    the version the input was made on (None: whatever is stored). ``input_id``: the batch's
+    id, so that a batch sent again is recognised. ``untimed_elapsed``: the steps were made
+    without network (``save_position``). No steps: the checks alone (a click that only selects
+    a card).
+
+    A game not stored yet (a deal page's, ``store.preview``) is started by its steps in the
+    same transaction, filed under the batch's id (``_started_with``). ``loaded`` is the game
+    as saved afterwards.
 
     Raises BatchRefused, saving nothing, when the engine refuses a step (half a batch would be
     a game nobody played); IllegalMove when the game has ended; VersionMismatch or
-    GameConflict when the version is not the one stored. There is no undo after a win, a loss
-    or leaving the game: an ended game's result is final ("Play again" replays the deal)."""
-    _check(loaded, expected_version)
-    if not steps:
-        return Applied((), ())
+    GameConflict when the version is not the one stored; AlreadyStarted when a copy of a
+    first batch stored its game first. There is no undo after a win, a loss or leaving the
+    game: an ended game's result is final ("Play again" replays the deal)."""
+    stored = loaded.record.id is not None
+    if stored:
+        _check(loaded, expected_version)
+        if not steps:
+            return Applied((), ())
     game = loaded.game.copy()
     hints: list[tuple[Game, Move | None]] = []
     undone = _play_steps(game, steps, hints)
-    loaded.game = game
-    if hints:  # counted as the hint route counts its own, in the same commit as the moves
-        loaded.record.hints_used = (loaded.record.hints_used or 0) + len(hints)
-    _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
-           untimed_elapsed=untimed_elapsed, hints=hints)
+    if stored:
+        loaded.game = game
+        if hints:  # counted as the hint route counts its own, in the same commit as the moves
+            loaded.record.hints_used = (loaded.record.hints_used or 0) + len(hints)
+        _saved(session, loaded, expected_version, undos=len(undone), input_id=input_id,
+               untimed_elapsed=untimed_elapsed, hints=hints)
+    else:
+        loaded.record = _started_with(session, loaded.record, game, hints, undos=len(undone),
+                                      input_id=input_id, untimed_elapsed=untimed_elapsed)
+        loaded.game = game
     metrics.moves.inc(len(steps) - len(undone) - len(hints))
     metrics.undos.inc(len(undone))
     return Applied(tuple(steps), tuple(undone))
@@ -212,17 +228,6 @@ def apply(session: Session, loaded: LoadedGame, steps: list[Step],
 def check_playing(loaded: LoadedGame) -> None:
     """Raise IllegalMove, in the engine's words, when the game has ended."""
     _check(loaded, None)
-
-
-def count_hint_on(session: Session, loaded: LoadedGame) -> None:
-    """Count an answered hint on the game, in a short transaction of its own (the search ran
-    with none open). A game that ended meanwhile keeps its final figures."""
-    try:
-        _check(loaded, None)
-    except IllegalMove:
-        return
-    count_hint(session, loaded.record)
-    session.commit()
 
 
 # --- starting games --------------------------------------------------------------------------
@@ -314,23 +319,23 @@ class AlreadyStarted(RuntimeError):
     """Another request with the same first batch stored its game first."""
 
 
-def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Variant,
-                     steps: list[Step], input_id: str, *, untimed_elapsed: int | None = None,
-                     daily: date | None = None, challenge: str | None = None,
-                     late_daily: date | None = None) -> tuple[LoadedGame, Applied]:
-    """A deal page's first batch: the game started and the batch played in one transaction,
-    all or nothing, filed under the batch's id (``games.last_input`` is unique per player).
-
-    Raises BatchRefused (nothing stored) when the engine refuses a step, and AlreadyStarted
-    when a copy of this batch (a retried sync, twenty at once) stored its game first: the
-    caller answers with that game, so the batch is played once."""
-    game = Game(deal, variant.goal, variant.passes)
-    hints: list[tuple[Game, Move | None]] = []
-    undone = _play_steps(game, steps, hints)
+def _started_with(session: Session, unstored: GameRecord, game: Game,
+                  hints: list[tuple[Game, Move | None]], *, undos: int, input_id: str | None,
+                  untimed_elapsed: int | None) -> GameRecord:
+    """A deal page's game (``unstored``: its deal, rules and what it counts for) started with
+    its first steps, played already in ``game``, in one transaction, all or nothing: the
+    player's untouched game of the deal takes them if there is one (``reusable_start``). Filed
+    under the batch's id (``games.last_input`` is unique per player): a copy of this batch (a
+    retried sync, twenty at once) that stored its game first raises AlreadyStarted, and the
+    caller answers with that game, so the batch is played once. A try again begun on the device
+    (``unstored`` not rated, ``game`` past the moves it starts from) is a new game, not counted,
+    and its moves are not held to a person's pace."""
+    player_id, deal, variant = unstored.player_id, game.deal, unstored.variant
+    challenge, rated = unstored.challenge, unstored.rated is not False
 
     def make() -> tuple[GameRecord, int, bool]:
         latest = latest_unfinished(session, player_id)
-        if latest is not None and is_fresh_game_of(latest, deal, variant):
+        if rated and latest is not None and is_fresh_game_of(latest, deal, variant):
             abandoned = abandon_in_progress(session, player_id, keep=latest.id)
             record, created = latest, False
             if challenge and not record.challenge:
@@ -338,12 +343,13 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
         else:
             abandoned = abandon_in_progress(session, player_id)
             record = create_game(session, player_id, deal, variant.goal, variant.passes,
-                                 daily=daily, challenge=challenge, late_daily=late_daily)
+                                 daily=unstored.daily, challenge=challenge,
+                                 late_daily=unstored.late_daily, rated=rated)
             created = True
         witness.count_borrowed_hints(session, record, game)  # another player's hints
         record.hints_used = (record.hints_used or 0) + len(hints)  # the device's own
-        save_position(session, record, game, undos=len(undone), input_id=input_id,
-                      untimed_elapsed=untimed_elapsed)
+        save_position(session, record, game, undos=undos, input_id=input_id,
+                      untimed_elapsed=untimed_elapsed, paced=rated)
         for position, move in hints:
             witness.note_hint(session, record, position, move)
         return record, abandoned, created
@@ -353,14 +359,10 @@ def start_with_batch(session: Session, player_id: str, deal: Deal, variant: Vari
     except IntegrityError:
         session.rollback()
         raise AlreadyStarted(input_id) from None
-    metrics.moves.inc(len(steps) - len(undone) - len(hints))
-    metrics.undos.inc(len(undone))
     if untimed_elapsed is not None:
         metrics.offline_games_synced.inc()
-    if game.status in (GameStatus.WON, GameStatus.LOST):
-        metrics.games_finished.labels(metrics.rules_label(game.goal, game.passes),
-                                      game.status.value).inc()
-    return LoadedGame(record, game), Applied(tuple(steps), tuple(undone))
+    _count_finished(game)
+    return record
 
 
 def reusable_start(session: Session, player_id: str, deal: Deal, variant: Variant, *,

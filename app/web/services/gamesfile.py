@@ -38,11 +38,11 @@ from typing import Any
 from app.engine import Goal
 from app.store import Database, ImportRefused, display_name, export_rows, prepare_game, store_games
 from app.store.imports import IMPORT_LIMIT, ExportClaim, claim_export
+from app.web.core.dates import iso
 from app.web.core.i18n import Counted, LazyProxy, _l, counted
 from app.web.core.numbers import format_number
 from app.web.core.refusals import say
 from app.web.core.threads import at_lowest_priority
-from app.web.views.statsview import iso
 
 STORE_PIECE = 200
 """Games stored per transaction: short enough that a bystander's write never waits long for

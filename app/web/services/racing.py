@@ -14,22 +14,25 @@ start with their clocks starting at its end (a game is not shown before: ``deps`
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app import odds
-from app.engine import Deal, GameStatus, Goal, Variant
-from app.settings import Settings
+from app.engine import Code, Deal, GameStatus, Goal, Refusal
+from app.store import GameConflict, LoadedGame
 from app.store import races as stored
 from app.store.clock import as_utc
 from app.store.models import GameRecord, Race, utcnow
 from app.store.positions import load_game
+from app.web.core import deps
 from app.web.core.i18n import gettext as _
+from app.web.core.ranked import unranked_why
 from app.web.services import broadcast, spoilers
+
+TIME_UP = "time_up"
+"""The termination a game lost by its race's time limit is refused with (``game_over``'s)."""
 
 ORDER = {"won": 0, "lost": 1, "gone": 2, "out": 3}
 """Finished racers' order: won before lost (then time, then moves); then games left or not
@@ -80,21 +83,25 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime,
         "id": entry.racer.number, "name": entry.name or _("Racer %(number)s",
                                                           number=entry.racer.number),
         "cards_left": goal_cards, "moves": 0, "passes_left": race.passes - 1,
-        "status": "waiting", "time_ms": 0, "hints": 0, "ranked": True}
+        "status": "waiting", "time_ms": 0, "hints": 0, "ranked": True,
+        "ready": bool(entry.racer.ready), "timed": True, "unranked_why": None}
     if game is None:
         return shown
+    position = load_game(game)
     racer_status = {GameStatus.WON: "won", GameStatus.LOST: "lost",
                     GameStatus.ABANDONED: "gone"}.get(game.status, "playing")
     ends = as_utc(race.ends_at) if race.ends_at else None
-    if ends is not None and ((racer_status == "playing" and now >= ends) or
-                             (game.finished_at is not None and as_utc(game.finished_at) > ends)):
+    late = ends is not None and ((racer_status == "playing" and now >= ends) or (
+        game.finished_at is not None and as_utc(game.finished_at) > ends))
+    if late or stored.lost_by_time(game, position.is_over()):
         racer_status = "out"
     elif status is stored.RaceStatus.COUNTDOWN:
         racer_status = "waiting"
     shown.update(cards_left=goal_cards - (game.cleared or 0), moves=game.move_count,
-                 passes_left=load_game(game).passes_left, status=racer_status,
+                 passes_left=position.passes_left, status=racer_status,
                  time_ms=_time_ms(game, min(now, ends) if ends else now),
-                 hints=game.hints_used or 0, ranked=bool(game.ranked))
+                 hints=game.hints_used or 0, ranked=bool(game.ranked),
+                 timed=game.timed is not False, unranked_why=unranked_why(game))
     if status is stored.RaceStatus.FINISHED:
         shown["game"] = game.id  # the replays open after the race
     return shown
@@ -146,99 +153,14 @@ def seen_by(session: Session, race: Race, player_id: str,
     return shown
 
 
-# --- what players do ------------------------------------------------------------------------
-def _event(session: Session, race: Race, now: datetime | None = None) -> int:
-    """The race's next event: its state now (or at ``now``), in the caller's transaction."""
-    return stored.add_event(session, race.key, state(session, race, now))
-
-
-def create(session: Session, settings: Settings, player_id: str, variant: Variant,
-           number: int | None, difficulty: str | None, hints: bool) -> Race:
-    """A new race (its creator its first racer), committed and announced. No deal: a random
-    one; a difficulty: a winnable deal of it."""
-    if number is None and difficulty:
-        number = odds.random_winnable(variant, difficulty=difficulty)
-    elif number is None:
-        number = secrets.randbelow(settings.random_deal_max) + 1
-    race = stored.create_race(session, player_id, Deal.from_number(number), variant.goal.value,
-                              variant.passes, hints=hints,
-                              limit_seconds=settings.race_limit_minutes * 60)
-    _committed(session, race, _event(session, race))
-    broadcast.hold_deal(number)
-    return race
-
-
 def get(session: Session, key: str) -> Race:
+    """The race ``key`` (404 if none), brought up to the clock: one past its time limit is
+    finished here, its games still in play lost by time (``settle``), whoever asks first."""
     race = stored.get_race(session, key) if len(key) <= 32 else None
     if race is None:
         raise not_found()
+    announce(settle(session, race))
     return race
-
-
-def join(session: Session, key: str, player_id: str) -> Race:
-    """The player joins (again: nothing changes); refused past 8 racers or after the start."""
-    race = get(session, key)
-    already = stored.racer_of(session, key, player_id)
-    if already is not None:
-        return race
-    try:
-        stored.join_race(session, race, player_id)
-    except stored.RaceFull:
-        session.rollback()
-        raise RaceRefused(409, _("This race has its %(count)s racers already: you can watch "
-                                 "it.", count=stored.MAX_RACERS)) from None
-    except stored.RaceStarted:
-        session.rollback()
-        raise RaceRefused(409, _("This race has started: you can watch it, or start a race "
-                                 "of your own.")) from None
-    _committed(session, race, _event(session, race))
-    return race
-
-
-def start(session: Session, settings: Settings, key: str, player_id: str) -> Race:
-    """The creator starts the countdown; a second start changes nothing."""
-    race = get(session, key)
-    if race.creator != player_id:
-        raise RaceRefused(403, _("Only the player who made this race can start it."))
-    now = utcnow()  # the start's event says the countdown it began, however long the commit
-    if stored.start_race(session, race, countdown_seconds=settings.race_countdown_seconds,
-                         now=now):
-        _committed(session, race, _event(session, race, now))
-        broadcast.hold_deal(int(race.deal_number))
-    return race
-
-
-def rematch(session: Session, settings: Settings, key: str, player_id: str) -> Race:
-    """A new race for the same racers on a new deal (a winnable one, same rules), made once
-    however many of them press Rematch."""
-    race = get(session, key)
-    players = stored.race_players(session, key)
-    if player_id not in players:
-        raise RaceRefused(403, _("Only this race's racers can ask for a rematch."))
-    if race.rematch:
-        return get(session, race.rematch)
-    variant = Variant(race.goal, race.passes)
-    new = stored.create_race(session, race.creator, Deal.from_number(
-        odds.winnable_deal(variant)), race.goal, race.passes, hints=race.hints,
-        limit_seconds=race.limit_seconds)
-    for other in players:
-        stored.join_race(session, new, other)
-    if not stored.set_rematch(session, race, new.key):
-        session.rollback()
-        return get(session, get(session, key).rematch or key)
-    race.rematch = new.key
-    broadcast.hold_deal(int(new.deal_number))
-    first = _event(session, new)
-    old = _event(session, race)  # watchers of the old race learn where the rematch is
-    session.commit()
-    broadcast.announce(new.key, first)
-    broadcast.announce(race.key, old)
-    return new
-
-
-def _committed(session: Session, race: Race, event: int) -> None:
-    session.commit()
-    broadcast.announce(race.key, event)
 
 
 # --- moves and the clock ----------------------------------------------------------------------
@@ -270,6 +192,8 @@ def note_move(session: Session, record: GameRecord) -> Noted | None:
     finished = None
     if shown["status"] is stored.RaceStatus.FINISHED and race.status != stored.RaceStatus.FINISHED:
         stored.mark_finished(session, race)
+        if race.ends_at is not None and utcnow() >= as_utc(race.ends_at):
+            stored.end_by_time(session, race)  # a move read just before the end, saved after
         shown, finished = state(session, race), int(race.deal_number)
     return Noted(race.key, stored.add_event(session, race.key, shown), finished)
 
@@ -281,18 +205,45 @@ def note_left(session: Session, player_id: str) -> list[Noted]:
             if (noted := note_move(session, record)) is not None]
 
 
+def settle(session: Session, race: Race, now: datetime | None = None) -> Noted | None:
+    """A race past its time limit whose row says it goes on: marked finished, each of its
+    games still in play lost by time (at the race's end, by the server: ``end_by_time``), its
+    event written, all committed at once. Whichever request or process comes first (a read of
+    the race or of a racer's game, a move, a stream's hub) does it; no process need be
+    watching at the time. Returns the event to announce, None when nothing was due."""
+    now = now or utcnow()
+    for _attempt in range(3):
+        if (race.status not in (stored.RaceStatus.COUNTDOWN, stored.RaceStatus.RUNNING)
+                or race.ends_at is None or now < as_utc(race.ends_at)):
+            return None
+        try:
+            stored.end_by_time(session, race)  # the games first, as a move holds them first
+            if stored.mark_finished(session, race, was=("countdown", "running")):
+                noted = Noted(race.key, stored.add_event(session, race.key,
+                                                         state(session, race, now)),
+                              int(race.deal_number))
+                session.commit()
+                return noted
+        except GameConflict:
+            pass  # a move landed in one of its games meanwhile: read them again
+        session.rollback()
+        session.refresh(race)
+    return None
+
+
 def move_on(session: Session, now: datetime | None = None) -> list[Noted]:
     """Races whose row is behind the clock, moved on, each with its event (the countdown
-    ended; the time is up): whichever process gets there first writes it."""
+    ended; the time is up: ``settle``): whichever process gets there first writes it."""
     now = now or utcnow()
     noted = []
     for race in stored.due_races(session, now):
-        done = (stored.mark_running(session, race) if race.status == stored.RaceStatus.COUNTDOWN
-                else stored.mark_finished(session, race, was=("running",)))
-        if done:
-            noted.append(Noted(race.key, stored.add_event(
-                session, race.key, state(session, race, now)),
-                int(race.deal_number) if race.status == stored.RaceStatus.FINISHED else None))
+        if race.status == stored.RaceStatus.COUNTDOWN:
+            if stored.mark_running(session, race):
+                noted.append(Noted(race.key, stored.add_event(
+                    session, race.key, state(session, race, now))))
+            session.commit()
+        elif (settled := settle(session, race, now)) is not None:
+            noted.append(settled)
     session.commit()
     return noted
 
@@ -303,6 +254,30 @@ def tick(database) -> None:
         noted = move_on(session)
     for each in noted:
         announce(each)
+
+
+def game_over(loaded: LoadedGame) -> Refusal | None:
+    """The refusal of an input on a game its race's time limit ended (``game_over`` with the
+    termination ``time_up``), None for any other game."""
+    record = loaded.record
+    if not stored.lost_by_time(record, loaded.game.is_over()):
+        return None
+    return Refusal(Code.GAME_OVER, {"status": record.status.value, "termination": TIME_UP})
+
+
+@deps.when_loaded
+def settle_game(session: Session, loaded: LoadedGame) -> None:
+    """A race game read (a page, the API, a move): its race brought up to the clock first
+    (``settle``), so that a move sent after the time limit finds the game ended."""
+    record = loaded.record
+    if not record.race or record.status.ended:
+        return
+    race = stored.get_race(session, record.race)
+    if race is None or (noted := settle(session, race)) is None:
+        return
+    announce(noted)
+    session.refresh(record)
+    loaded.game = load_game(record)
 
 
 def hints_refused(session: Session, record: GameRecord) -> str | None:

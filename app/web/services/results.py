@@ -46,7 +46,7 @@ from app.store import (
 from app.web.core.errors import PageError
 from app.web.core.i18n import counted
 from app.web.core.i18n import gettext as _
-from app.web.core.links import absolute_url, deal_path, path_for, rules_query
+from app.web.core.links import challenge_path, deal_path
 from app.web.core.numbers import format_number
 from app.web.services import solving
 from app.web.views.view import format_duration
@@ -60,21 +60,6 @@ ChallengeQuery = Annotated[str | None, Query(max_length=TOKEN_MAX)]
 def _old_signer(request: Request) -> URLSafeSerializer:
     """How links shared before the key were signed: read only, to move them to the key."""
     return URLSafeSerializer(request.app.state.settings.secret_key, salt=SALT)
-
-
-def challenge_url(request: Request, record: Any) -> str | None:
-    """The challenge link of an ended game of a numbered deal with moves (None otherwise, and
-    for a game the server did not see end, such as an imported one: it has no key)."""
-    if (record.deal_number is None or not record.status.ended or not record.move_count
-            or record.id is None or not record.challenge_key):
-        return None
-    return absolute_url(request, _link(request, record.deal_number, record.variant,
-                                       record.challenge_key))
-
-
-def _link(request: Request, number: int | str, variant: Variant, key: str) -> str:
-    return path_for(request, "deal_link", number=number,
-                    query={**rules_query(variant), "challenge": key})
 
 
 def _is_old_token(token: str) -> bool:
@@ -114,7 +99,7 @@ def moved_challenge(request: Request, session: Session, token: str | None, deal:
     record = challenge_game(request, session, token, deal, variant)
     if record.challenge_key is None or deal.number is None:  # pragma: no cover - refused
         return None  # by challenge_game (a game with no key), and a link's deal has a number
-    return _link(request, deal.number, variant, record.challenge_key)
+    return challenge_path(request, deal.number, variant, record.challenge_key)
 
 
 TOOK = {

@@ -33,7 +33,6 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from fastapi import HTTPException
 from sqlalchemy.orm import Session
 
 from app.engine import Game, Move
@@ -41,10 +40,9 @@ from app.engine.analysis import Analysis, analyse, winnable_until
 from app.engine.solver import HINT_NODE_LIMIT, Hint, Solution, hint, solve
 from app.store import LoadedGame
 from app.web.core import metrics
-from app.web.core.budget import current_client
 from app.web.core.i18n import gettext as _
+from app.web.core.scope import current_client
 from app.web.core.threads import in_thread, lower_own_priority
-from app.web.services import actions, racing, spoilers, witness
 
 QUEUE_PER_THREAD = 8
 """Searches that may wait for each search thread before the answer is "busy": with searches of
@@ -65,14 +63,6 @@ T = TypeVar("T")
 def default_workers() -> int:
     """One search thread a core, leaving one core to the web (at least one thread)."""
     return max(1, (os.cpu_count() or 1) - 1)
-
-
-class HintKeptBack(RuntimeError):
-    """No hint in this game: its deal is in play for a result others see, and the game is not
-    one playing for it (``spoilers.hint_kept_back``). Nothing is counted."""
-
-    def __init__(self) -> None:
-        super().__init__(spoilers.why_no_hint())
 
 
 class SolverBusy(RuntimeError):
@@ -275,43 +265,6 @@ def _advice(game: Game) -> tuple[Hint, int | None]:
     if advice.winnable is False and time.perf_counter() - began < LOOK_BACK_AFTER:
         until = winnable_until(game, node_limit=SEARCH_NODE_LIMIT // 4, known=solution)
     return advice, until
-
-
-async def advise(session: Session, loaded: LoadedGame,
-                 player_id: str) -> tuple[Hint, int | None]:
-    """The next move of a winning line (``solver.hint``) and, when no win is left, how many
-    moves back the game was still winnable; counted on the game once it is answered.
-
-    Raises IllegalMove when the game has ended, HintKeptBack when its deal is in play for a
-    result others see and the game does not play for it, SolverBusy when the queue is full.
-    The session holds no connection while the search waits or runs."""
-    actions.check_playing(loaded)
-    if loaded.record.race and (why := await in_thread(racing.hints_refused, session,
-                                                      loaded.record)):
-        raise HTTPException(403, why)  # a race without hints
-    if await in_thread(_kept_back_then_released, session, loaded):
-        raise HintKeptBack()
-    advice = await QUEUE_OF_SEARCHES.run(player_id, _advice, loaded.game.copy())
-    await in_thread(actions.count_hint_on, session, loaded)
-    await in_thread(_note_hint, session, loaded, advice[0].move)
-    return advice
-
-
-def _kept_back_then_released(session: Session, loaded: LoadedGame) -> bool:
-    """Whether this game's hint is kept back (``spoilers.hint_kept_back``); then the session
-    lets its connection go, in the same hop (the search holds none while it waits)."""
-    try:
-        return spoilers.hint_kept_back(session, loaded.record, loaded.game)
-    finally:
-        if session.in_transaction():
-            session.rollback()
-
-
-def _note_hint(session: Session, loaded: LoadedGame, move) -> None:
-    """A hint given (on any deal) is written down, so that another game whose result others
-    see (a challenge's answer, a daily in play) that plays it counts it (``witness``)."""
-    witness.note_hint(session, loaded.record, loaded.game, move)
-    session.commit()
 
 
 async def where_it_went_wrong(session: Session, loaded: LoadedGame,

@@ -1,47 +1,31 @@
-"""Starting games, shared by the pages that start them (home, deal links, the deal of the day,
-restarts): the rules read from a form, the question before abandoning a game in progress, and
-a deal page that stores nothing until its first input.
+"""What the pages that start games share (home, deal links, the deal of the day, races,
+restarts): the rules read from a form or a query, how the question before abandoning a game in
+progress names what would start, a deal page's game (not stored before its first input), and
+which day a deal of the day counts for.
 
-Starting a game abandons a game in progress with moves (a loss): the pages ask first, on a page
-of its own (``confirm.html``), so no link, reload or stray click costs a player a game.
+Starting a game abandons a game in progress with moves (a loss): the pages ask first
+(``AskFirst``, ``views.boardpage.ask_to_abandon``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Form, Query, Request
-from fastapi.responses import Response
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import Session
 
-from app.engine import (
-    DEFAULT_VARIANT,
-    Deal,
-    GameSetupError,
-    Variant,
-)
-from app.store import (
-    GameRecord,
-    LoadedGame,
-    latest_unfinished,
-    load_game,
-    preview,
-)
+from app.engine import DEFAULT_VARIANT, Deal, GameSetupError, Variant
+from app.store import GameRecord, LoadedGame, latest_unfinished, load_game
 from app.web.core import utcday
 from app.web.core.errors import PageError
-from app.web.core.htmx import is_htmx, see_other, wants_json
 from app.web.core.i18n import gettext as _
-from app.web.core.links import path_for
 from app.web.core.names import variant_label
-from app.web.core.notice import Notice
+from app.web.core.notice import AskFirst
 from app.web.core.refusals import say
 from app.web.services import actions
-from app.web.services.boardinput import BoardInput, read_steps, refused_batch, said_of
-from app.web.services.boardpage import NO_STORE, BoardUrls, render_board
-from app.web.views.templating import templates
 
 GoalField = Annotated[str | None, Form(max_length=20)]
 PassesField = Annotated[str | None, Form(max_length=5)]
@@ -57,6 +41,56 @@ def read_variant(goal: str | None, passes: str | None) -> Variant:
         return Variant(goal or DEFAULT_VARIANT.goal, passes or DEFAULT_VARIANT.passes)
     except GameSetupError as exc:
         raise PageError(400, _("These rules don't exist"), say(exc.refusal)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class DealPageGame:
+    """A deal page's game (a deal link's, the deal of the day's), not stored before its first
+    input (``store.preview``), and the page that asks before that input abandons a game in
+    progress."""
+
+    game: LoadedGame
+    ask_at: str
+
+
+# --- a deal page's game, and the question first -------------------------------------------
+def deal_page(session: Session, player_id: str, unstored: LoadedGame, *,
+              challenged: bool = False) -> LoadedGame | AskFirst:
+    """What a deal page (a deal link, the deal of the day) shows; a GET stores nothing, so
+    link previews, crawlers and prefetching leave no game behind: the question first when a
+    game in progress with moves would be abandoned; the player's untouched game of the deal
+    if there is one (stored: the page moves there), unless the page carries a challenge,
+    which it shows; else the deal, not stored (``unstored``) until its first input."""
+    if (ask := ask_first(session, player_id)) is not None:
+        return ask
+    latest = latest_unfinished(session, player_id)
+    if (latest is not None and not challenged
+            and actions.is_fresh_game_of(latest, unstored.game.deal, unstored.record.variant)):
+        return LoadedGame(latest, load_game(latest))
+    return unstored
+
+
+def start(session: Session, player_id: str, deal: Deal, variant: Variant, *, confirmed: bool,
+          winnable_only: bool = False) -> GameRecord | AskFirst:
+    """A new game, once the player has agreed to abandon the one in progress, if any."""
+    if (ask := ask_first(session, player_id, agreed=confirmed)) is not None:
+        return ask
+    return actions.start(session, player_id, deal, variant, winnable_only=winnable_only)
+
+
+def ask_first(session: Session, player_id: str, *, agreed: bool = False) -> AskFirst | None:
+    """The game in progress a start would abandon, unless the player agreed to leave it."""
+    current = actions.in_progress(session, player_id)
+    return AskFirst(current) if current is not None and not agreed else None
+
+
+def stored(session: Session, unstored: LoadedGame) -> LoadedGame:
+    """A deal page's game stored (or the player's untouched game of its deal, reused)."""
+    shown = unstored.record
+    record = actions.reusable_start(session, shown.player_id, unstored.game.deal, shown.variant,
+                                    daily=shown.daily, challenge=shown.challenge,
+                                    late_daily=shown.late_daily)
+    return LoadedGame(record, load_game(record))
 
 
 # --- what a start would start -------------------------------------------------------------------
@@ -89,121 +123,6 @@ def winnable_phrase(difficulty: str, variant: Variant) -> str:
     # TRANSLATORS: what the player would start ("Abandon it and start ..."): the object of
     # "start"; %(rules)s is the rule set, as in "standard goal, 3 passes".
     return _("a winnable deal (%(rules)s)", rules=rules)
-
-
-def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields: dict[str, Any],
-                   starting: str) -> Response:
-    """Starting ``starting`` would abandon ``current`` (a loss): ask first. The page offers
-    to go on with the current game, or to post ``fields`` to ``action`` again, confirmed."""
-    context = {"current": current, "action": action, "fields": fields, "starting": starting}
-    return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
-
-
-def started(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
-            confirmed: bool, action: str, fields: dict[str, Any], starting: str,
-            winnable_only: bool = False) -> Response:
-    """Start a game, once the player has agreed to abandon the one in progress, if any."""
-    current = actions.in_progress(session, player_id)
-    if current is not None and not confirmed:
-        return ask_to_abandon(request, current, action=action, fields=fields, starting=starting)
-    record = actions.start(session, player_id, deal, variant, winnable_only=winnable_only)
-    return see_other(path_for(request, "board", game_id=record.id))
-
-
-# --- a deal's page: nothing stored before the first input ------------------------------------
-def shown(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
-          urls: BoardUrls, start: str, fields: dict[str, Any], starting: str,
-          daily: date | None = None, extras: dict[str, Any] | None = None) -> Response:
-    """A deal link's (or the deal of the day's) page: the deal on a board to play, stored only
-    with the first input; the player's untouched game of it if there is one (unless the link
-    carries a challenge, which its page shows); or, when a game in progress with moves would
-    be abandoned, the question first. A GET stores nothing: link previews, crawlers and
-    prefetching leave no game behind. ``extras`` go to the page (a challenge, the deal's
-    results)."""
-    current = actions.in_progress(session, player_id)
-    if current is not None:
-        return ask_to_abandon(request, current, action=start, fields=fields, starting=starting)
-    latest = latest_unfinished(session, player_id)
-    if (latest is not None and actions.is_fresh_game_of(latest, deal, variant)
-            and not (extras or {}).get("challenge_from")):
-        return see_other(path_for(request, "board", game_id=latest.id))
-    return render_board(request, preview(player_id, deal, variant.goal, variant.passes,
-                                          daily=daily), player_id, urls=urls, extras=extras)
-
-
-def first_input_starts(request: Request, session: Session, player_id: str, *, deal: Deal,
-                       variant: Variant, ask_at: str, sent: BoardInput | None = None,
-                       daily: date | None = None, challenge: str | None = None,
-                       late_daily: date | None = None) -> Response | LoadedGame:
-    """The game a deal page's first input starts; or, when it would abandon a game in progress
-    (started in another tab since the page was drawn) that the page has not agreed to leave
-    (``sent.abandon``), the way to the question instead.
-
-    A first batch sent again (its answer was lost, or it waited on a device without network)
-    finds the game it started and gets that game's board: it starts no second game, and is
-    not played twice."""
-    def started_before() -> Response | None:
-        if sent is None or sent.input_id is None:
-            return None
-        before = actions.started_by(session, player_id, sent.input_id)
-        return went_on(request, render_board(request, before, player_id), before) if before \
-            else None
-
-    if (already := started_before()) is not None:
-        return already
-    if actions.in_progress(session, player_id) is not None and not (sent and sent.abandon):
-        # A copy of this batch may have stored its game just now: that is no other game.
-        if (already := started_before()) is not None:
-            return already
-        if is_htmx(request) or wants_json(request):
-            return Response(status_code=204, headers={"HX-Redirect": ask_at})
-        return see_other(ask_at)
-    if sent is not None and sent.moves is not None and sent.input_id is not None:
-        return first_batch(request, session, player_id, deal=deal, variant=variant, sent=sent,
-                           daily=daily, challenge=challenge, late_daily=late_daily)
-    record = actions.reusable_start(session, player_id, deal, variant, daily=daily,
-                                    challenge=challenge, late_daily=late_daily)
-    return LoadedGame(record, load_game(record))
-
-
-def first_batch(request: Request, session: Session, player_id: str, *, deal: Deal, variant: Variant,
-                sent: BoardInput, daily: date | None, challenge: str | None,
-                late_daily: date | None) -> Response:
-    """A deal page's first batch: the game started and the batch played at once, or neither
-    (a refused step: 422 on the deal as it was). Copies of it arriving together store one
-    game: the later ones get the board of the game the first stored."""
-    assert sent.moves is not None and sent.input_id is not None
-    steps = read_steps(sent.moves)
-    unstored = preview(player_id, deal, variant.goal, variant.passes, daily=daily)
-    if isinstance(steps, Notice):
-        return render_board(request, unstored, player_id, steps, status_code=422)
-    try:
-        loaded, done = actions.start_with_batch(
-            session, player_id, deal, variant, steps, sent.input_id,
-            untimed_elapsed=sent.untimed_elapsed, daily=daily, challenge=challenge,
-            late_daily=late_daily)
-    except actions.BatchRefused as exc:
-        return render_board(request, unstored, player_id, refused_batch(exc, len(steps)),
-                            status_code=422)
-    except actions.AlreadyStarted:
-        stored = actions.started_by(session, player_id, sent.input_id)
-        if stored is None:  # pragma: no cover - the unique batch id names a stored game
-            raise
-        return went_on(request, render_board(request, stored, player_id), stored)
-    return went_on(request, render_board(request, loaded, player_id, said_of(done, loaded.game)),
-                   loaded)
-
-
-def went_on(request: Request, answered: Response, loaded: LoadedGame) -> Response:
-    """The answer to a deal page's first input, with the page's address moved to the game's
-    own (the board's script replaces the URL; without it, the redirect goes there)."""
-    answered.headers["HX-Replace-Url"] = path_for(request, "board", game_id=loaded.record.id)
-    return answered
-
-
-def as_first_input(sent: BoardInput, started: LoadedGame) -> BoardInput:
-    """The page was drawn before the game existed: its input is made on the game as started."""
-    return replace(sent, version=started.version if sent.moves is not None else None)
 
 
 def today() -> datetime:

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import os
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -32,12 +31,10 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from fastapi import Request
-from fastapi.responses import Response
 
 from app.web.core import metrics
 from app.web.core.errors import PageError
 from app.web.core.i18n import gettext as _
-from app.web.services.gamesfile import ExportedFile
 
 log = logging.getLogger("pyramid.transfer")
 T = TypeVar("T")
@@ -51,7 +48,6 @@ RETRY_AFTER = 5
 JOBS_PER_WORKER = 100
 """Jobs before the worker process is replaced: whatever a crafted file made it allocate is
 given back to the system."""
-CHUNK = 64 * 1024
 
 
 class Transfers:
@@ -176,29 +172,3 @@ class Transfers:
                 worker.terminate()
             for worker in workers:
                 worker.join(timeout=5)
-
-
-class FileDownload(Response):
-    """The export's file as the answer, sent with its length (a cut-off download is seen as
-    incomplete) and never kept by a cache. The file leaves the disk at once; its descriptor is
-    closed when the answer ends, sent, cut off or never started."""
-
-    def __init__(self, exported: ExportedFile, media_type: str, filename: str) -> None:
-        super().__init__(media_type=media_type, headers={
-            "Content-Disposition": f'attachment; filename="{filename}"',
-            "Cache-Control": "no-store"})
-        self.handle = os.open(exported.path, os.O_RDONLY)
-        os.unlink(exported.path)
-        self.headers["Content-Length"] = str(exported.size)
-
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            await send({"type": "http.response.start", "status": self.status_code,
-                        "headers": self.raw_headers})
-            if scope.get("method") != "HEAD":
-                while chunk := os.read(self.handle, CHUNK):  # a local file: no wait worth a
-                    await send({"type": "http.response.body", "body": chunk,  # thread
-                                "more_body": True})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            os.close(self.handle)

@@ -15,7 +15,7 @@ analysis of a deal not in play is anyone's), so what is counted is their use:
   cards alone: the pyramid, the stock and the waste, so any order of moves that reaches it,
   under any rules: hints given under 2 passes won a 3-pass daily), who was shown it, a hash
   of the address they asked from (the address the budget keys a client by:
-  ``budget.current_client``) and the game it came from (``given_hints``, kept ``KEPT_DAYS``).
+  ``scope.current_client``) and the game it came from (``given_hints``, kept ``KEPT_DAYS``).
 - **Watched:** a game whose result others see: one answering a challenge (``games.challenge``)
   or of a numbered deal (on "How others did on this deal", the daily's among them). When it
   plays, from such a position, a move written down there from *another game*, for *its
@@ -42,7 +42,7 @@ from app.engine import Game, Move
 from app.store import GameRecord, moves_known_elsewhere, note_given_hint, note_shown_line
 from app.store.models import utcnow
 from app.store.pace import not_ranked
-from app.web.core.budget import current_client
+from app.web.core.scope import current_client
 
 KEPT_DAYS = odds.DAYS_TOLD_AHEAD + 2
 """How long a move given or shown is kept: a deal is in play from the day it is told ahead to

@@ -9,7 +9,7 @@ from app.web.core.i18n import pgettext
 
 def racer_words() -> dict[str, str]:
     """A racer's status, by the API's value."""
-    return {"waiting": pgettext("a racer's status", "Ready"),
+    return {"waiting": pgettext("a racer's status", "Waiting"),
             "playing": pgettext("a racer's status", "Playing"),
             "won": pgettext("a racer's status", "Won"),
             "lost": pgettext("a racer's status", "Lost"),

@@ -7,11 +7,12 @@ the chart is drawn server-side as inline SVG (readable with JavaScript off).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from app import odds
 from app.engine import GameStatus, Variant
 from app.web.core import dates
+from app.web.core.dates import iso
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import status_label, variant_title
@@ -25,12 +26,6 @@ def format_when(moment: datetime | None) -> str:
     if moment is None:
         return "–"
     return dates.format_moment(moment)
-
-
-def iso(moment: datetime | None) -> str:
-    if moment is None:
-        return ""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def percent(share: float | None) -> str:
@@ -187,6 +182,8 @@ class HistoryRow:
     time: str
     score: str
     par: str
+    race: str | None = None
+    """The key of the race the game was played in (its link), None for any other game."""
 
 
 def history_row(row) -> HistoryRow:
@@ -207,6 +204,7 @@ def history_row(row) -> HistoryRow:
         time=format_duration(row.seconds or 0),
         score=format_number(row.score),
         par=format_number(row.par),
+        race=getattr(row, "race", None),
     )
 
 

@@ -12,7 +12,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.engine import FULL_DECK, PASS_CHOICES, VARIANTS, GameStatus, Goal
 from app.settings import PROJECT_DIR
-from app.store.races import RaceStatus
+from app.store.races import RacerStatus, RaceStatus
 from app.web.core import assets, i18n, names
 from app.web.core.csrf import csrf_field, csrf_token
 from app.web.core.dates import format_day, format_moment, weekday_names
@@ -84,6 +84,11 @@ for _status in GameStatus:
 for _race_status in RaceStatus:
     templates.env.tests[_race_status.name.lower()] = (
         lambda value, status=_race_status: RaceStatus(value) is status)
+# And a racer's: ``{% if racer.status is racer_out %}``, ``racer_finished`` (won, lost, out).
+for _racer_status in RacerStatus:
+    templates.env.tests[f"racer_{_racer_status.name.lower()}"] = (
+        lambda value, status=_racer_status: RacerStatus(value) is status)
+templates.env.tests["racer_finished"] = lambda value: RacerStatus(value).finished
 
 
 def _each_request(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -17,7 +17,8 @@ from app.engine.solver import Hint
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import card_name
-from app.web.core.refusals import ending, say
+from app.web.core.ranked import unranked_why
+from app.web.core.refusals import ended, ending, say
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
@@ -273,8 +274,12 @@ def discard_top(game: Game) -> Card | None:
     return None
 
 
-def said_reason(status: GameStatus, outcome: Outcome | None) -> str | None:
-    """Why a game ended, in the player's language (None while it is played)."""
+def said_reason(status: GameStatus, outcome: Outcome | None, record: Any = None) -> str | None:
+    """Why a game ended, in the player's language (None while it is played): a race's game
+    lost where play could go on was ended by its race's time limit."""
+    if (status is GameStatus.LOST and outcome is None
+            and getattr(record, "race", None) is not None):
+        return ended(status.value, "time_up")
     return ending(status, outcome)
 
 
@@ -307,7 +312,7 @@ def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
         "status": status,
         "outcome": outcome,
         "abandoned": status is GameStatus.ABANDONED,
-        "reason": said_reason(status, outcome),
+        "reason": said_reason(status, outcome, record),
         "replay": replay,
         # What looks free (every free card) and what can be clicked (only while playing).
         "free_names": free,
@@ -385,12 +390,3 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "started_at": record.created_at.isoformat(),
         "finished_at": record.finished_at.isoformat() if record.finished_at else None,
     }
-
-
-def unranked_why(record) -> str | None:
-    """Why a game is not ranked: ``untimed``, ``known`` or ``fast`` (None when ranked); a
-    game made not ranked before the reason was kept is read from ``timed``."""
-    if getattr(record, "ranked", True) is not False:
-        return None
-    return getattr(record, "unranked_why", None) or (
-        "untimed" if getattr(record, "timed", True) is False else "known")

@@ -16,10 +16,10 @@ import { positions } from "./motion.js";
 import { ask, focusCard, roving } from "./input.js";
 import { LocalGame, UNDO, stepOf, stepText } from "./local.js";
 import { device } from "../solver/device.js";
-import { hintsOffered, showHint, watchVerdict } from "./ondevice.js";
+import { hintedNames, hintsOffered, retrySentence, showHint, watchVerdict } from "./ondevice.js";
 import { Remote, statusOf } from "./remote.js";
 import * as saved from "./saved.js";
-import { again } from "./start.js";
+import { again, retried } from "./start.js";
 import { hintSteps, isHintStep, syncer } from "./sync.js";
 import { cardName, say, sayCount, sayRefusal } from "./words.js";
 
@@ -48,6 +48,8 @@ export class Board {
     /** The cards (or "draw", "recycle") the last hint named, while it can be played.
      * @type {string[]|null} */
     this.hinted = null;
+    /** The clock starts at the next move (a try again begun here). */
+    this.clockWaits = false;
     /** The forced ending being played out (assist.js), or null. @type {object|null} */
     this.finishing = null;
     /** Called after each step (the guided game's lessons). @type {((step: any) => void)|null} */
@@ -161,7 +163,10 @@ export class Board {
     const before = positions(this.root, flight.cards());
     const played = this.local.apply(step);
     device.stale();  // a search about the position before is over: it would take a core
-    if (this.local.game.moves.length === 1 && step !== UNDO) this.clock.start();
+    if ((this.local.game.moves.length === 1 || this.clockWaits) && step !== UNDO) {
+      this.clock.start();  // at the first move (a try again's: the first after its start)
+      this.clockWaits = false;
+    }
     if (!this.local.playing) this.clock.stop();
     const offline = syncer.offline || !navigator.onLine;
     if (!this.practice) {  // a guided game is played on the page alone: kept nowhere
@@ -226,6 +231,33 @@ export class Board {
     this.draw();
     this.say("");
     this.drawer.motion.deal();
+  }
+
+  /** "Try again from move `before`" of this lost game, begun here at once, with no network as
+   * with it (start.js, retried): a game not counted, at the position before that move, the
+   * board marking `better`, the move that keeps the win, as the server's retry does (its
+   * notice goes with the next input, as a hint's). @param {number} before
+   * @param {Move|null} better */
+  retry(before, better) {
+    const fresh = retried(this.record, this.local.moveTexts, before);
+    if (!fresh) return;
+    this.finishing = null;
+    saved.put(fresh);
+    this.record = fresh;
+    this.local = new LocalGame({ ...fresh, moves: fresh.server.moves, hints: 0, undos: 0,
+      status: GameStatus.PLAYING.value });
+    this.clock.set(0, false);
+    this.clockWaits = true;
+    this.drawer.marks.clear();
+    showHint(this, null);
+    this.root.querySelector("[data-banner]")?.remove();
+    this.root.dataset.game = "";
+    this.root.dataset.play = fresh.start.url;
+    if (fresh.page) window.history.replaceState(null, "", fresh.page);
+    this.hinted = better ? hintedNames(better) : null;
+    if (this.hinted) this.marked(this.hinted); else this.draw();
+    this.say(better ? retrySentence(better, before) : "");
+    if (hintsOffered(this)) watchVerdict(this);
   }
 
   /** Which flight `step` makes, and its cards (read after the step, for those it reveals). */

@@ -12,6 +12,7 @@
 import { Move } from "../engine/index.js";
 import { device } from "../solver/device.js";
 import { element } from "./dom.js";
+import { retryStart } from "./start.js";
 import { formatNumber, say, sayInto } from "./words.js";
 
 /** @typedef {import("./controller.js").Board} Board */
@@ -153,8 +154,29 @@ function keptTheWin(move) {
   return b ? say("coach_kept_pair", { a, b }) : say("coach_kept_king", { a });
 }
 
+/** What the board says back before move `number` of a try again, `move` keeping the win
+ * (view.py's back_before). @param {Move} move @param {number} number @returns {string} */
+export function retrySentence(move, number) {
+  if (move.op.value === "draw") return say("retry_back_draw", { number });
+  if (move.op.value === "recycle") return say("retry_back_recycle", { number });
+  const [a, b] = move.cards.map((card) => card.symbol);
+  return b ? say("retry_back_pair", { number, a, b }) : say("retry_back_king", { number, a });
+}
+
+/** "Try again from move N", as the server's analysis offers it (templates/analysis.html): a
+ * button that begins that game here and now (controller.js, retry), and its note.
+ * @param {Board} board @param {number} lostAt @param {Move|null} better @returns {HTMLElement[]} */
+function tryAgain(board, lostAt, better) {
+  const button = element("button", { type: "button", class: "btn small primary",
+    "data-action": "retry" }, [say("retry_from", { number: formatNumber(lostAt) })]);
+  button.addEventListener("click", () => board.retry(lostAt, better));
+  return [element("div", { class: "analysis-links" }, [button]),
+    element("p", { class: "analysis-note" }, [say("retry_note")])];
+}
+
 /** Where a lost game went wrong, from the device's solver (the server's analysis, worked out
- * here): an element for the local banner, filled in when the answer comes.
+ * here), and "try again from move N": an element for the local banner, filled in when the
+ * answer comes.
  * @param {Board} board @returns {HTMLElement} */
 export function deviceCoach(board) {
   const box = element("div", { class: "analysis", "data-analysis": true,
@@ -171,7 +193,12 @@ export function deviceCoach(board) {
       const strong = element("strong", {}, [stepWords(game, found.lostAt)]);
       line = element("p", { "data-verdict": "lost-at", "data-lost-at": found.lostAt },
         sayInto("coach_lost_at", { number: found.lostAt }, { move: strong }));
-      if (found.betterMove) line.append(` ${keptTheWin(Move.fromDict(found.betterMove))}`);
+      const better = found.betterMove ? Move.fromDict(found.betterMove) : null;
+      if (better) line.append(` ${keptTheWin(better)}`);
+      if (retryStart(board.record)) {
+        box.replaceChildren(line, ...tryAgain(board, found.lostAt, better));
+        return;
+      }
     } else {
       return;
     }

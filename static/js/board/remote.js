@@ -22,6 +22,8 @@ export class Remote {
     this.board = board;
     /** A hint asked for while steps were still on their way: asked once they are confirmed. */
     this.hintWaiting = false;
+    /** A hint being asked (the device's search, or the server). */
+    this.asking = false;
     /** The address a game begun here moves to once the server has stored it.
      * @type {string|null} */
     this.newUrl = null;
@@ -135,8 +137,21 @@ export class Remote {
   }
 
   // --- a hint: the device's solver first, else the server ------------------------------------
-  /** @param {boolean} [serverOnly] the device has answered "not sure" already */
+  /** Ask a hint: one at a time (a second press while the first is answered would end the
+   * device's search of it and pay for two hints, one of them the server's).
+   * @param {boolean} [serverOnly] the device has answered "not sure" already */
   async hint(serverOnly = false) {
+    if (this.asking) return;
+    this.asking = true;
+    try {
+      await this.askHint(serverOnly);
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** @private @param {boolean} serverOnly */
+  async askHint(serverOnly) {
     const board = this.board;
     if (!board.local.playing || !hintsOffered(board)) return;
     const found = serverOnly ? null : await deviceHint(board);

@@ -166,3 +166,34 @@ export function again(record) {
   fresh.leaves = record.key;
   return fresh;
 }
+
+/** Where a try again of `record` begins (its first batch stores it): the deal page's start,
+ * as for the same deal again; null when there is none (a custom deal, a deal of the day). */
+export function retryStart(record) {
+  if (record.daily) return null;
+  return record.urls?.again || record.start?.url || null;
+}
+
+/** "Try again from move `before`" of a lost game, begun on this device at once (no network
+ * needed): a game not counted, at the position before that move, as the server's retry
+ * (app/web/routes/pages.py) makes it. Its first batch names the moves it starts from
+ * (`retry`), and the server stores it as its own retry; meanwhile those moves stand as the
+ * server's. Null when the game has no deal page to begin at.
+ * @param {any} record @param {string[]} moves the lost game's, in their text form
+ * @param {number} before */
+export function retried(record, moves, before) {
+  const start = retryStart(record);
+  if (!start) return null;
+  const from = moves.slice(0, Math.max(0, before - 1));
+  const url = new URL(start, window.location.href);
+  url.searchParams.delete("challenge");
+  url.searchParams.set("retry", from.join(" "));
+  const startUrl = url.pathname + url.search;
+  const fresh = begun(dealOf(record.deal), record.goal, record.passes,
+    { startUrl, page: record.urls?.again_page || record.page });
+  fresh.server.moves = from;
+  fresh.start.hint = null;  // the server's hint would start a game of the deal's start
+  fresh.urls = record.urls?.again ? { again: record.urls.again, again_hint: record.urls.again_hint,
+    again_page: record.urls.again_page } : {};
+  return fresh;
+}

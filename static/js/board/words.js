@@ -78,10 +78,14 @@ export function sayInto(key, values, nodes) {
     .filter((part) => part !== "");
 }
 
-/** A number as the page's language writes it. @param {number} value */
+/** @type {Intl.NumberFormat|null} */
+let numbers = null;
+
+/** A number as the page's language writes it (one formatter for the page: making one costs a
+ * millisecond or more, and a board draws a dozen numbers a press). @param {number} value */
 export function formatNumber(value) {
-  const locale = loaded().words.number_locale || language();
-  return new Intl.NumberFormat(locale).format(value);
+  numbers ??= new Intl.NumberFormat(loaded().words.number_locale || language());
+  return numbers.format(value);
 }
 
 /** A card as its button names it: `Queen of hearts`, `Herz-Dame`.

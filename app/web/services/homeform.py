@@ -23,8 +23,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.names import variant_label
 from app.web.core.preferences import DIFFICULTY_CHOICES, Preferences
 from app.web.core.refusals import say
-from app.web.routes import preferences_page
-from app.web.services import actions, starting
+from app.web.services import actions, preferences, starting
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +102,7 @@ def remember(session: Session, player_id: str, chosen: Preferences, asked: Asked
     """The box and the difficulty, for the next form; committed."""
     remember_winnable_only(session, player_id, asked.wants_winnable)
     if asked.form["difficulty"] != chosen.difficulty:
-        preferences_page.save(session, player_id, chosen.changed(
+        preferences.save(session, player_id, chosen.changed(
             {"difficulty": asked.form["difficulty"]}, ("difficulty",)))
     session.commit()
 
