@@ -109,7 +109,7 @@ fuzz: venv-test
 
 # The browser tests ten times in a row: a flaky test is a bug.
 e2e-repeat: venv-test
-	for run in 1 2 3 4 5 6 7 8 9 10; do $(BIN)/python -m pytest -q -p no:randomly tests/e2e || exit 1; done
+	for run in 1 2 3 4 5 6 7 8 9 10; do E2E_RELOADS=50 $(BIN)/python -m pytest -q -p no:randomly tests/e2e || exit 1; done
 
 clean:
 	rm -rf $(VENV) node_modules build *.egg-info app/engine/*.so

@@ -76,7 +76,7 @@ def _daily_calendar_date(monkeypatch):
 @pytest.fixture
 def human_pace(monkeypatch):
     """Inputs arrive a second apart, as a person plays them (``app.store.pace``): the tests
-    post a game's moves as fast as a script can, which is not ranked (issue 46). A test that
+    post a game's moves as fast as a script can, which is not ranked. A test that
     says a result is ranked plays at this pace."""
     from datetime import timedelta
 

@@ -152,7 +152,7 @@ def test_the_docs_give_the_commands_that_are_tested():
 
 
 def test_backups_and_the_database_file_are_readable_by_their_owner_alone(tmp_path):
-    """Both hold every player's games and names: 0600 whatever the umask (issue 46, item 7)."""
+    """Both hold every player's games and names: 0600 whatever the umask."""
     from app.prestart import migrate
 
     old = os.umask(0o022)  # the usual umask, which gave 0644

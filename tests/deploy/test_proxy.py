@@ -471,7 +471,7 @@ def test_an_import_of_a_megabyte_gets_through(up, tmp_path):
             indent *= 2
         assert 1_000_000 <= len(pretty) < 8 * 1024 * 1024
         answer = import_file(client, up.proxy.base, token, pretty)
-        # Answered at once (issue 46: a slow import through the proxy could answer 504 though
+        # Answered at once (a slow import through the proxy could answer 504 though
         # it completed); the statistics page, through the proxy, says how it ended.
         assert answer.status_code == 202, answer.text[:300]
         ended: list = []

@@ -3,8 +3,12 @@
 The server runs in a subprocess against a temporary SQLite file with the migrations applied,
 exactly as `make run` would serve it.
 
-The browser is looked for in this order: the CHROMIUM environment variable (a path), a
-`chromium` or `chromium-browser` on PATH (Debian's package), then Playwright's own download.
+The browser is looked for in this order: the CHROMIUM environment variable (a path), Debian's
+`chromium-headless-shell` on PATH, a `chromium` or `chromium-browser` on PATH (Debian's full
+browser), then Playwright's own download. The headless shell is the same Chromium (the same
+Debian source, version and Blink) without the desktop browser around it, as Playwright itself
+runs headless tests: every browser test passes on both, and the shell costs the suite about a
+quarter less CPU (docs/tests.md). The benches drive the full `chromium`, as players have it.
 When there is none, `python -m playwright install chromium` is tried once per test run (it
 works wherever the machine may download); failing that, the browser tests are skipped with one
 line saying how to get a browser, so a fresh machine still runs every other test.
@@ -26,8 +30,8 @@ import pytest
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT_DIR / "tests" / "artifacts"
-HOW_TO_GET_ONE = ("no Chromium for the browser tests: `apt-get install chromium`, or set "
-                  "CHROMIUM to the path of a Chromium or Chrome executable")
+HOW_TO_GET_ONE = ("no Chromium for the browser tests: `apt-get install chromium-headless-shell` "
+                  "(or chromium), or set CHROMIUM to the path of a Chromium or Chrome executable")
 
 
 def is_executable(path: str) -> bool:
@@ -47,11 +51,12 @@ def playwright_chromium() -> str | None:
 
 
 def find_chromium() -> str | None:
-    """CHROMIUM, else chromium or chromium-browser on PATH, else Playwright's own browser."""
+    """CHROMIUM, else chromium-headless-shell, chromium or chromium-browser on PATH, else
+    Playwright's own browser."""
     from_env = os.environ.get("CHROMIUM")
     if from_env:
         return from_env if is_executable(from_env) else None
-    for name in ("chromium", "chromium-browser"):
+    for name in ("chromium-headless-shell", "chromium", "chromium-browser"):
         found = shutil.which(name)
         if found:
             return found

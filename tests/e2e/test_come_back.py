@@ -1,4 +1,4 @@
-"""What a returning player expects (issue 17), in Chromium: pause by button, by P and by
+"""What a returning player expects, in Chromium: pause by button, by P and by
 leaving the tab; a challenge from one browser to another and back."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Issue 17 in Chromium: a past deal of the day played from the calendar (marked on its day,
-no streak award for it), a private link that takes a player's statistics to a second browser
-once, until its owner signs that browser out, and axe on these pages and the challenge screens
-in every theme."""
+"""Days and devices in Chromium: a past deal of the day played from the calendar (marked on
+its day, no streak award for it), a private link that takes a player's statistics to a
+second browser once, until its owner signs that browser out, and axe on these pages and the
+challenge screens in every theme."""
 
 from __future__ import annotations
 

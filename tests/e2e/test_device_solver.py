@@ -1,4 +1,4 @@
-"""The solver on the device (issue 45), in Chromium with the network cut: a hint on a mid-game
+"""The solver on the device, in Chromium with the network cut: a hint on a mid-game
 position, the verdict after a losing move and a lost game's coach come from the WebAssembly
 solver in the page's worker, each equal to what the server answers for the same position once
 the network is back; a hint taken on the device is counted in the synced game's hints_used; the

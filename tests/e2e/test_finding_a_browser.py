@@ -39,6 +39,9 @@ def test_the_browser_is_found_in_order(tmp_path, monkeypatch):
     assert e2e.find_chromium() == from_env
     monkeypatch.delenv("CHROMIUM")
     assert e2e.find_chromium() == on_path
+    shell = fake_browser(bin_dir, "chromium-headless-shell")  # the lighter one first
+    fake_browser(bin_dir, "chromium")
+    assert e2e.find_chromium() == shell
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     playwright_own = fake_browser(tmp_path / "ms-playwright", "chrome")
     monkeypatch.setattr(e2e, "playwright_chromium", lambda: playwright_own)

@@ -1,4 +1,4 @@
-"""The instant board, as an impatient player on a slow network finds it (issue 14): a listed
+"""The instant board, as an impatient player on a slow network finds it: a listed
 move shows before its answer, a burst costs two round trips, and the page never gives up: a
 stopped server, a reload during an input, a second tab. Every test ends with the board equal to
 ``GET /api/games/{id}``."""

@@ -1,4 +1,4 @@
-"""Learn in a minute (issue 36): a first visit may take a short guided game on a fixed deal, a
+"""Learn in a minute: a first visit may take a short guided game on a fixed deal, a
 pair, a King, a draw and a recycle each pointed at on the board; skippable; never stored or
 counted."""
 

@@ -1,4 +1,4 @@
-"""Plays anywhere (issue 35), in Chromium: moves with no network (an undo among them), a reload
+"""Plays anywhere, in Chromium: moves with no network (an undo among them), a reload
 with no network, a deal and a new game begun with no network, the network back and the server
 holding every move, the board drawn here equal to the server's, the site installable, and a
 new release's worker taking over only at the next visit.
@@ -262,7 +262,7 @@ def test_a_page_that_needs_the_network_says_so_in_one_sentence(page):
 
 
 def test_statistics_offline_after_the_cookies_are_cleared_show_nobody_s(page):
-    """Issue 46: the worker kept /stats (display name, figures, history, linked browsers)
+    """The worker kept /stats (display name, figures, history, linked browsers)
     whichever cookie fetched it; after the cookies were cleared (or the player signed out),
     offline, the next person read the previous player's statistics."""
     page.goto("/")

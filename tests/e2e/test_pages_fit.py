@@ -1,4 +1,4 @@
-"""Issue 36's pages beside the board, in Chromium at three phone sizes (touch) and on a desktop:
+"""The pages beside the board, in Chromium at three phone sizes (touch) and on a desktop:
 /odds fits a phone, /rules draws the pyramid, the home page's controls take a finger, no page
 scrolls sideways at 360 px, axe finds nothing serious; "Try again from move N" marks the better
 move on the board, and "How others did" shows once after a game on a deal's page."""

@@ -1,4 +1,4 @@
-"""Races in the browser (issue 44): two racers (one on a phone) and a watcher. The countdown
+"""Races in the browser: two racers (one on a phone) and a watcher. The countdown
 ends for both racers on their boards; a move shows on the other racer's strip and the
 watcher's; the results on the race page agree with the API. Phone-size screenshots of the
 race page and a racer's board in tests/artifacts/."""

@@ -1,4 +1,4 @@
-"""The last rough edges a demanding player found (issue 47): redo, online and offline; the
+"""The last rough edges a demanding player found: redo, online and offline; the
 focus after a keyboard win. Every wait is for what is checked."""
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ tests/web/test_health.py.)"""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from pathlib import Path
 
@@ -47,7 +48,11 @@ def test_a_read_only_database_serves_reads(sqlite_url):
     with TestClient(app) as client:
         game_id = client.post("/api/games", json={"deal": 3}).json()["id"]
         cookies = dict(client.cookies)
-    connection = sqlite3.connect(path)
+    # Leaving WAL needs the file to itself: a busy machine may still be finishing the first
+    # app's last write on a worker thread (its pool is disposed, the thread's connection goes
+    # with the thread), so wait for it rather than fail.
+    gc.collect()
+    connection = sqlite3.connect(path, timeout=60)
     connection.execute("PRAGMA journal_mode=DELETE")  # as a copy made by another tool may be
     connection.close()
     read_only = create_app(make_settings(f"sqlite:///file:{path}?mode=ro&uri=true"))

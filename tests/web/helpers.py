@@ -55,7 +55,7 @@ def first_pair_move(game: Game) -> Move:
 @dataclass
 class ImportAnswer:
     """How an import ended, as the synchronous import answered it before imports were answered
-    at once (issue 46): 303 to ``/stats?imported=N&skipped=M`` when done, 400 with the reason
+    at once: 303 to ``/stats?imported=N&skipped=M`` when done, 400 with the reason
     when refused, read from the statistics page once the import in the background has ended;
     or the status of a refusal made before it began (413, 429)."""
 

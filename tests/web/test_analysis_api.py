@@ -145,7 +145,7 @@ def test_the_lost_banner_and_the_replay_name_the_losing_move(app, client):
         assert replay.status_code == 200 and "data-losing-move" in replay.text
         line = stranger.get(watch.replace("&amp;", "&") + "&step=999")
         assert line.status_code == 200 and "data-winning-line" in line.text
-        # The solver's line is a win, told apart from the player's moves (issue 14).
+        # The solver's line is a win, told apart from the player's moves.
         assert 'data-result="won"' in line.text and "A winning line" in line.text
         assert "data-solver-move" in line.text
         at_start = stranger.get(watch.replace("&amp;", "&"))

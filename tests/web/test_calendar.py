@@ -1,4 +1,4 @@
-"""The deal of the day's calendar (issue 17): a month of results, any past day playable and
+"""The deal of the day's calendar: a month of results, any past day playable and
 shown there once played (but never making a streak), the awards, and bad months refused."""
 
 from __future__ import annotations

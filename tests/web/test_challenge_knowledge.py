@@ -180,7 +180,7 @@ def test_hints_on_any_deal_count_in_a_challenge_answer_only(app, client, other_c
     state = other_client.get(f"/api/games/{answer}").json()
     assert state["hints_used"] == 1 and state["ranked"] is False
     # A plain game of the deal is on its results ("How others did on this deal"), watched too
-    # (issue 46).
+    #.
     plain = other_client.post("/api/games", json={"deal": DEAL}).json()["id"]
     play_on_board(other_client, plain, [first, Move.from_dict(hinted)])
     state = other_client.get(f"/api/games/{plain}").json()

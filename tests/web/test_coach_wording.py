@@ -1,4 +1,4 @@
-"""Issue 36, item 10: the coach's words after a loss. The better move is said as a player would
+"""The coach's words after a loss. The better move is said as a player would
 ("Removing K♠ instead would have kept the win"), "Try again from move N" opens a board with that
 move marked, and a hint in a lost position first says plainly that the deal can no longer be
 won."""

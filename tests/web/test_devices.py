@@ -1,4 +1,4 @@
-"""Statistics on every device (issue 17): a private link moves a player's identity to another
+"""Statistics on every device: a private link moves a player's identity to another
 browser, and is refused once revoked; nobody else can revoke it or learn whose it is; an
 export imports back only unedited, and only once."""
 

@@ -1,4 +1,4 @@
-"""Issue 16's difficulty as a player meets it: "Winnable deals only" asks for one and the form
+"""The difficulty as a player meets it: "Winnable deals only" asks for one and the form
 remembers it, a bad choice is refused without starting anything, the deal's difficulty shows
 once the game has ended (never before), a win knows its par from the committed data at once,
 and the verdict API, the odds page and the rules page say the same."""
@@ -136,7 +136,7 @@ def test_the_statistics_break_wins_down_by_difficulty(client):
     assert 'data-wins-by-difficulty="standard-3"' not in page  # no wins there
 
 
-# --- issue 36, item 7: a difficulty chosen without the box --------------------------------------
+# --- a difficulty chosen without the box --------------------------------------
 @pytest.mark.parametrize("difficulty", ["medium", "expert"])
 def test_a_difficulty_without_the_box_deals_a_winnable_deal_of_it(client, difficulty):
     started = client.post("/games", data={"goal": "standard", "passes": "3",

@@ -1,4 +1,4 @@
-"""Issue 46, item 3: a ranked result is one the server watched being played at a person's
+"""A ranked result is one the server watched being played at a person's
 pace. The findings: a whole winning line posted as one batch to the day's deal won it ranked
 ("Fastest win: 0:00"), and a challenge answered the same way beat its sender. Such a game still
 counts for its player, but is not ranked, and says why in words (app/store/pace.py)."""

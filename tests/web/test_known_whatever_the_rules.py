@@ -1,4 +1,4 @@
-"""Issue 46, item 1: knowledge is matched whatever the rules it was shown under, and a deal in
+"""Knowledge is matched whatever the rules it was shown under, and a deal in
 play keeps its hints back under every rule set.
 
 The findings: 44 throwaway cookies at one address each replayed the known prefix of today's

@@ -1,4 +1,4 @@
-"""The board speaks the request's language (issue 37): a refused move's reason, what a move did,
+"""The board speaks the request's language: a refused move's reason, what a move did,
 an undo, the hint's words, the question before abandoning a game, and the messages of the
 board's JSON answers, whose field names stay the same in every language.
 

@@ -1,5 +1,5 @@
 """Numbers, percentages, month and weekday names and the calendar's first weekday as people
-write them where they live (issue 37): "100.000" in German, "100 000" in French; the week
+write them where they live: "100.000" in German, "100 000" in French; the week
 starting on Sunday in the US, on Monday in Britain, Germany and Russia; the month's name in
 the page's language. The values come from Babel's CLDR data, not from the catalogs."""
 

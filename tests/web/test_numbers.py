@@ -1,4 +1,4 @@
-"""Issue 36, item 5: one number format. A score read 1859 in one place and 1,859 in another;
+"""One number format. A score read 1859 in one place and 1,859 in another;
 every number a page shows goes through one function, the templates' ``number`` filter."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .test_results import challenge_link, first_input, line, play_on_board, win_
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 BOARD_TEMPLATES = {"_board.html", "game.html", "_result.html", "_analysis.html", "_tips.html"}
-"""Being rewritten elsewhere (issue 36's board): they take up the filter there."""
+"""Being rewritten elsewhere: they take up the filter there."""
 
 
 @pytest.mark.parametrize(("value", "kwargs", "written"), [

@@ -1,4 +1,4 @@
-"""Issue 36, item 11: /odds fits a phone (the long parts folded, no command line in the page's
+"""/odds fits a phone (the long parts folded, no command line in the page's
 width) and /rules draws the pyramid and says how to play here (click, drag, tap, the keys).
 What the browser measures is in tests/e2e/test_pages_fit.py."""
 

@@ -256,7 +256,7 @@ def test_a_searched_verdict_gives_the_par_and_a_played_deal_keeps_it(client, app
 
 
 def test_each_rule_sets_winnable_deals_download_without_their_lines(client):
-    """Issue 46: a published line was a challenge beaten ranked ("You beat the challenge!",
+    """A published line was a challenge beaten ranked ("You beat the challenge!",
     0:00). Every numbered deal can be challenged and is on a table, and an honest player's
     moves are the published line's on most deals (docs/players.md), so the downloads keep each
     winnable deal and how long its line is, and leave the line out."""

@@ -1,4 +1,4 @@
-"""Issue 46, item 4: ``offline=1`` was the client's word. A solver's line posted to yesterday's
+"""``offline=1`` was the client's word. A solver's line posted to yesterday's
 deal of the day with ``offline=1`` earned yesterday's crown and kept the daily streak. Now a
 game begun without network counts for its day only as far as the server can check it: the page
 (or the offline pack) it was begun from was drawn on or before that day, and its first batch

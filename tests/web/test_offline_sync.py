@@ -1,4 +1,4 @@
-"""Play with no network, as the server sees it (issue 35): games begun or continued on a device
+"""Play with no network, as the server sees it: games begun or continued on a device
 without network arrive later as batches; each is played once, whole or not at all; their time
 is the page's, not ranked; the worker, the manifest, the offline board and the offline pack."""
 

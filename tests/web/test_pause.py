@@ -1,4 +1,4 @@
-"""Pause (issue 17): the clock stops and the board is hidden; Resume or any move starts it
+"""Pause: the clock stops and the board is hidden; Resume or any move starts it
 again; the time a game took leaves its pauses out; only its player may pause it."""
 
 from __future__ import annotations

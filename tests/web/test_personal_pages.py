@@ -1,4 +1,4 @@
-"""Issue 46, item 5: personal pages are sent with ``Cache-Control: no-store`` (/stats was the
+"""Personal pages are sent with ``Cache-Control: no-store`` (/stats was the
 one that was not), and the service worker keeps none of them; the home page it keeps names
 nobody's game (tests/e2e/test_offline.py has the browser's side)."""
 

@@ -1,4 +1,4 @@
-"""Races (issue 44) through the JSON API and the plain forms: create, join, start, the 9th
+"""Races through the JSON API and the plain forms: create, join, start, the 9th
 racer refused, a racer moves only in their own game, the deal hidden before the start,
 analysis refused while the race runs, the results' order, the rematch."""
 
@@ -498,3 +498,19 @@ def test_racers_ready_at_once_start_their_race_once(database_url):
         assert ends == 1
         assert {racers[0].get(f"/api/games/{game}").json()["status"] for game in games} == \
             {"lost"}
+
+
+def test_racers_who_did_not_win_are_placed_by_how_far_they_got():
+    """Winners by time; the others by cards left, then time, then moves: a racer out of time
+    who never moved is placed last, not first for having the fewest moves."""
+    from app.web.services.racing import ordered
+
+    def racer(number: int, status: str, cards_left: int, time_ms: int, moves: int) -> dict:
+        return {"id": number, "status": status, "ranked": True, "cards_left": cards_left,
+                "time_ms": time_ms, "moves": moves}
+
+    racers = [racer(1, "out", 28, 900_000, 0), racer(2, "out", 12, 900_000, 40),
+              racer(3, "won", 0, 300_000, 50), racer(4, "won", 0, 200_000, 60),
+              racer(5, "lost", 20, 100_000, 30), racer(6, "out", 12, 900_000, 35),
+              racer(7, "playing", 10, 5_000, 3)]
+    assert [r["id"] for r in ordered(racers)] == [4, 3, 5, 6, 2, 1, 7]

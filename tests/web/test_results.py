@@ -1,4 +1,4 @@
-"""Issue 17's score and challenges and issue 16's par, as players meet them: the score in the
+"""The score, challenges and par, as players meet them: the score in the
 API and on the board, par after a win, a challenge link from one browser to another and both
 results side by side, the sender seeing the answer, a deal's results naming only those who
 chose to be named, and a challenge link that was tampered with."""

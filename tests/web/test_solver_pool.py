@@ -1,4 +1,4 @@
-"""The solver never starves the site (issue 15): every search goes through one bounded queue
+"""The solver never starves the site: every search goes through one bounded queue
 on low-priority threads, one at a time per player and players in turn, with "busy" and a
 Retry-After beyond it; no database connection is held while a search waits or runs; a hint
 counts once it is answered; the same position is searched once."""

@@ -82,7 +82,7 @@ def player_id(client, app) -> str:
 def test_an_empty_statistics_page_says_so(client):
     html = client.get("/stats").text
     assert "No games yet" in html
-    assert "6 rule sets, not played yet" in html  # folded in one line (issue 36)
+    assert "6 rule sets, not played yet" in html  # folded in one line
     assert "NaN" not in html and "0%" not in html
     assert "Your finished games will be listed here" in html
 

@@ -1,4 +1,4 @@
-"""Issue 36, item 10, on /stats: an abandoned game is not a streak of losses, and the rule sets
+"""On /stats: an abandoned game is not a streak of losses, and the rule sets
 not played yet are one folded line, not five empty cards beside the one that was played."""
 
 from __future__ import annotations

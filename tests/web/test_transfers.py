@@ -281,7 +281,7 @@ def _no_leftover_exports(tmp_path, monkeypatch):
 
 def test_an_import_is_answered_at_once_and_its_progress_shown(client, other_client, app,
                                                               monkeypatch, tmp_path):
-    """Issue 46: through the proxy an import of the documented size could answer 504 (nginx's
+    """Through the proxy an import of the documented size could answer 504 (nginx's
     30 s) though it completed. Now it is answered at once (202), and the statistics page says
     how it goes, in any process (the progress is kept in the database), and how it ended."""
     monkeypatch.setattr(gamesfile, "import_games", held_import)

@@ -208,9 +208,9 @@ class Hub:
                     self.deals = await in_thread(self._live_deals)
                 if self.on_tick is not None and (quick or ticks % DEALS_EVERY == 0):
                     await in_thread(self.on_tick, self.database)
+                failing = False
             except asyncio.CancelledError:
                 raise
-                failing = False
             except Exception:
                 if not failing:  # once a failure, not four times a second
                     log.warning("Races could not be moved on: the database failed")

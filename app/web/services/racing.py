@@ -35,8 +35,8 @@ TIME_UP = "time_up"
 """The termination a game lost by its race's time limit is refused with (``game_over``'s)."""
 
 ORDER = {"won": 0, "lost": 1, "gone": 2, "out": 3}
-"""Finished racers' order: won before lost (then time, then moves); then games left or not
-finished in time."""
+"""Finished racers' order: won before lost; then games left, then not finished in time
+(``ordered``)."""
 
 
 class RaceRefused(Exception):
@@ -108,12 +108,15 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime,
 
 
 def ordered(racers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Finished racers first, in result order: ranked before unranked, won before lost, then
-    time, then moves; then the others in the order they joined."""
+    """Finished racers first, in result order: ranked before unranked, won before lost; the
+    winners by time, then moves; the others by how far they got (fewest cards left), then
+    time, then moves (so a racer who never moved is not placed above one who played); then
+    the racers still playing, in the order they joined."""
     def key(racer: dict[str, Any]) -> tuple:
         finished = racer["status"] in ORDER
+        won = racer["status"] == "won"
         return (not finished, finished and not racer["ranked"], ORDER.get(racer["status"], 9),
-                racer["time_ms"] if racer["status"] == "won" else 0, racer["moves"],
+                0 if won else racer["cards_left"], racer["time_ms"], racer["moves"],
                 racer["id"])
     return sorted(racers, key=key)
 
