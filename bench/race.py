@@ -27,6 +27,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -46,6 +47,25 @@ class Seen:
         self.answered: list[float] = []
 
 
+async def fields(stream: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """A Server-Sent Events stream's fields as EventSource reads them: ``(name, value)`` for
+    each ``id:``, ``data:`` and ``retry:`` line (comments and blank lines skipped)."""
+    async for line in stream.aiter_lines():
+        name, colon, value = line.partition(":")
+        if colon and name in ("id", "data", "retry"):
+            yield name, value[1:] if value.startswith(" ") else value
+
+
+async def next_move(client: httpx.AsyncClient, game: str,
+                    rng: random.Random) -> tuple[httpx.Response, dict] | None:
+    """The game as it is now and a racer's next move in it (one of its legal moves, at
+    random), or None once the game is over."""
+    state = await client.get(f"/api/games/{game}")
+    if state.json()["status"] != "playing":
+        return None
+    return state, rng.choice(state.json()["legal_moves"])
+
+
 async def watch(client: httpx.AsyncClient, key: str, seen: Seen, ready: asyncio.Event,
                 stop: asyncio.Event, opened: list[int]) -> None:
     shown: dict[int, int] = {}
@@ -53,13 +73,13 @@ async def watch(client: httpx.AsyncClient, key: str, seen: Seen, ready: asyncio.
         opened[0] += 1
         if opened[0] >= seen.streams:
             ready.set()
-        async for line in stream.aiter_lines():
+        async for field, value in fields(stream):
             if stop.is_set():
                 return
-            if not line.startswith("data: "):
+            if field != "data":
                 continue
             now = time.monotonic()
-            for racer in json.loads(line[6:])["racers"]:
+            for racer in json.loads(value)["racers"]:
                 moves = racer["moves"]
                 if moves > shown.get(racer["id"], 0):
                     for step in range(shown.get(racer["id"], 0) + 1, moves + 1):
@@ -91,10 +111,10 @@ async def race(base: str, racers: int, watchers: int, moves: int, pause: float) 
         async def play(number: int, client: httpx.AsyncClient, game: str) -> None:
             rng = random.Random(number)
             for step in range(1, moves + 1):
-                state = (await client.get(f"/api/games/{game}")).json()
-                if state["status"] != "playing":
+                chosen = await next_move(client, game, rng)
+                if chosen is None:
                     return
-                move = rng.choice(state["legal_moves"])
+                move = chosen[1]
                 seen.sent[(number, step)] = time.monotonic()
                 answer = await client.post(f"/api/games/{game}/moves", json=move)
                 seen.answered.append(time.monotonic() - seen.sent[(number, step)])
