@@ -14,7 +14,8 @@ spreads them over the two apps as it spreads browsers). The racers move through 
 about every ``--pause`` seconds, as the board does: the game's state, then a move with
 ``If-Match`` (so that a move caught by the kill is sent to the other app, where a move already
 played is a 412, never a second move). ``--kill-at`` seconds into the moves the app process
-``--kill`` is killed with SIGKILL; the racers go on until ``--seconds``.
+``--kill`` is killed with SIGKILL, at a moment when a racer's move is in flight (on either
+app); the racers go on until ``--seconds``.
 
 Each stream is read as EventSource reads it: ``retry:`` sets the wait before a reconnect (3 s
 until the stream says), and a dropped stream reconnects after that wait with ``Last-Event-ID``
@@ -87,6 +88,8 @@ class Clock:
     def __init__(self) -> None:
         self.kill: float | None = None
         self.moving = True
+        self.posting = 0  # moves sent and not yet answered
+        self.caught = 0  # of them, at the kill
 
 
 async def follow(client: httpx.AsyncClient, key: str, stream: Stream) -> None:
@@ -132,12 +135,15 @@ async def play(racer: Racer, clock: Clock, pause: float) -> None:
         if chosen is None:
             return
         state, move = chosen
+        clock.posting += 1
         try:
             answer = await racer.client.post(f"/api/games/{racer.game}/moves", json=move,
                                              headers={"If-Match": state.headers["etag"]})
         except httpx.HTTPError:
             racer.note("no answer")
             continue
+        finally:
+            clock.posting -= 1
         racer.note(str(answer.status_code))
         if answer.is_success:
             racer.acknowledged.append((len(answer.json()["moves"]), move))
@@ -192,6 +198,9 @@ async def race(site: proxysite.Site, args: argparse.Namespace) -> dict:
 
         async def killer() -> None:
             await asyncio.sleep(args.kill_at)
+            while not clock.posting:  # with moves in flight, one of them maybe on that app
+                await asyncio.sleep(0.001)
+            clock.caught = clock.posting
             address = proxysite.APP_ADDRESSES[args.kill - 1]
             process = site.apps.pop(address)
             clock.kill = time.monotonic()
@@ -224,8 +233,13 @@ async def race(site: proxysite.Site, args: argparse.Namespace) -> dict:
                     lost.append((racer.number, count, move))
             if mine["moves"] != len(game["moves"]):
                 lost.append((racer.number, "race shows", mine["moves"], len(game["moves"])))
-        return {"key": key, "streams": streams, "racers": racers, "last": last, "lost": lost,
-                "kill": clock.kill, "final": final_moves}
+        passed_on = [(line["upstream_status"], line["status"])
+                     for line in site.proxy.access_lines()
+                     if line["method"] == "POST"
+                     and ("," in line["upstream"] or " : " in line["upstream"])]
+        return {"passed_on": passed_on, "key": key, "streams": streams, "racers": racers,
+                "last": last, "lost": lost,
+                "kill": clock.kill, "caught": clock.caught, "final": final_moves}
     finally:
         for client in clients + watchers:
             await client.aclose()
@@ -287,7 +301,10 @@ def report(result: dict) -> bool:
     print(f"(streams not cut: kill -> their next event ms p50 / p95 / max: {ms(stayed)})")
     print(f"events missed {missed}, repeated {repeated}; reconnects refused {len(refused)} "
           f"{sorted(set(refused))}")
-    print(f"moves: {dict(sorted(outcomes.items()))}; acknowledged {acknowledged}, lost "
+    print(f"moves in flight at the kill {result['caught']} (on either app); nginx passed "
+          f"{len(result['passed_on'])} on to the other app (upstream statuses, status: "
+          f"{result['passed_on']}); answers: {dict(sorted(outcomes.items()))}; "
+          f"acknowledged {acknowledged}, lost "
           f"{len(result['lost'])} {result['lost'][:5]}")
     over = [t for t in first_event if t > 3]
     print(f"first event after reconnecting later than 3 s: {len(over)} of {len(first_event)}")
