@@ -61,7 +61,8 @@ def moves_known_elsewhere(session: Session, pairs: Sequence[tuple[str, str]], *,
     """Which of ``pairs`` (a position and the move played from it in game ``game_id``) were
     given or shown outside that game, to its player (from anywhere) or to anyone at
     ``address``. Rows from before 0011 (no game): hints, matched as then, another player's at
-    ``address`` only."""
+    ``address`` only. A pair that game was given itself (its own hint, counted when it was
+    given) is not known elsewhere: it is the hint taken."""
     positions = list({position for position, _ in pairs})
     if not positions:
         return set()
@@ -72,4 +73,8 @@ def moves_known_elsewhere(session: Session, pairs: Sequence[tuple[str, str]], *,
                      or_(G.address == address, G.player_id == player_id)),
                 and_(G.game_id.is_(None), G.address == address,
                      G.player_id != player_id))).distinct())}
+    if found:
+        found -= {(row.position, row.move) for row in session.execute(
+            select(G.position, G.move).where(G.position.in_(positions),
+                                             G.game_id == game_id).distinct())}
     return found & set(pairs)

@@ -124,3 +124,36 @@ def test_a_try_again_begun_on_the_device_is_stored_as_the_servers_retry(client):
         assert refused.status_code == 422, refused.text
         assert refused.json()["id"] is None
     assert state(client, game_id)["status"] == "playing"
+
+
+def test_a_move_known_elsewhere_and_hinted_here_counts_once(client, other_client):
+    """A move another player at this address was shown, played in this game on this game's
+    own hint (the device's), is one hint here, not two: it is the hint taken, not a move
+    known beforehand."""
+    shown = start_deal(client, 617, "wholedeck")
+    served = Move.from_dict(client.post(f"/api/games/{shown}/hint").json()["move"])
+    other = start_deal(other_client, 617, "wholedeck")
+    answer = batch(other_client, other, [f"hint:{served.to_text()}", served.to_text()],
+                   "devicehint0:9")
+    assert answer.status_code == 200, answer.text
+    got = state(other_client, other)
+    assert got["hints_used"] == 1 and got["ranked"] is True  # a hint taken, as any hint
+    # Without its own hint, the same move is a borrowed hint all the same: known beforehand.
+    assert client.post(f"/api/games/{shown}/moves", json=served.to_dict()).status_code == 200
+    third = start_deal(client, 617, "wholedeck")  # a new game: the first has a move
+    assert third != shown
+    assert batch(client, third, [served.to_text()], "devicehint1:1").status_code == 200
+    got = state(client, third)
+    assert got["hints_used"] == 1 and got["unranked_why"] == "known"
+
+
+def test_a_move_the_server_hinted_here_and_known_elsewhere_counts_once(client, other_client):
+    """The same with the server's hint, asked in one input and played in the next."""
+    shown = start_deal(client, 617, "wholedeck")
+    served = Move.from_dict(client.post(f"/api/games/{shown}/hint").json()["move"])
+    other = start_deal(other_client, 617, "wholedeck")
+    again = Move.from_dict(other_client.post(f"/api/games/{other}/hint").json()["move"])
+    assert again == served
+    assert other_client.post(f"/api/games/{other}/moves", json=served.to_dict()).status_code == 200
+    got = state(other_client, other)
+    assert got["hints_used"] == 1 and got["ranked"] is True

@@ -105,7 +105,7 @@ def _saved(session: Session, loaded: LoadedGame, expected_version: int | None, *
     facts = (odds.deal_facts(game.deal.number, game.variant)
              if game.status is GameStatus.WON else None)
     try:
-        witness.count_borrowed_hints(session, loaded.record, game)  # another player's hints
+        witness.count_borrowed_hints(session, loaded.record, game, hints)  # others' hints
         save_position(session, loaded.record, game, undos=undos, input_id=input_id,
                       par=facts.par if facts else None,  # a won deal's par, known already
                       untimed_elapsed=untimed_elapsed)
@@ -346,7 +346,7 @@ def _started_with(session: Session, unstored: GameRecord, game: Game,
                                  daily=unstored.daily, challenge=challenge,
                                  late_daily=unstored.late_daily, rated=rated)
             created = True
-        witness.count_borrowed_hints(session, record, game)  # another player's hints
+        witness.count_borrowed_hints(session, record, game, hints)  # others' hints
         record.hints_used = (record.hints_used or 0) + len(hints)  # the device's own
         save_position(session, record, game, undos=undos, input_id=input_id,
                       untimed_elapsed=untimed_elapsed, paced=rated)

@@ -33,6 +33,7 @@ keys it the same way). docs/players.md says what this catches and what it cannot
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -123,11 +124,14 @@ def note_line(session: Session, player_id: str, game_id: str, position: Game, li
     return written
 
 
-def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> int:
+def count_borrowed_hints(session: Session, record: GameRecord, game: Game,
+                         hinted: Sequence[tuple[Game, Move | None]] = ()) -> int:
     """Before ``game`` (``record``'s position after new moves) is saved: the moves it plays
     beyond what ``record`` holds that were given or shown outside it (``moves_known_elsewhere``)
     in the same position, when its result is one others see (``watched``); each counts as a
-    hint of this game, and makes it not ranked. Returns how many."""
+    hint of this game, and makes it not ranked. A move this game's own hint gave (``hinted``:
+    the device's hints of these steps, each with its position) is counted once, as that hint.
+    Returns how many."""
     address = address_key()
     if address is None or not game.moves or not watched(record):
         return 0
@@ -139,7 +143,10 @@ def count_borrowed_hints(session: Session, record: GameRecord, game: Game) -> in
     if common == len(texts):
         return 0
     position = Game.replay(game.deal, game.goal, game.passes, list(game.moves[:common]))
-    asked = line_pairs(position, game.moves[common:])
+    own = {(position_key(where), move.to_text()) for where, move in hinted if move is not None}
+    asked = [pair for pair in line_pairs(position, game.moves[common:]) if pair not in own]
+    if not asked:
+        return 0
     known = moves_known_elsewhere(session, asked, address=address, player_id=record.player_id,
                                   game_id=record.id)
     borrowed = sum(1 for pair in asked if pair in known)
