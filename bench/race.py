@@ -3,6 +3,7 @@
     .venv/bin/python bench/race.py [--racers 8] [--watchers 200] [--moves 40]
     .venv/bin/python bench/race.py --database-url postgresql+psycopg://u:pw@127.0.0.1/db
     .venv/bin/python bench/race.py --idle-streams 2000
+    .venv/bin/python bench/race.py --proxy --database-url postgresql+psycopg://u:pw@127.0.0.1/db
 
 Starts the server as ``bench/load.py`` does (SQLite: one process; PostgreSQL: two, so that a
 move saved by one process reaches the streams held by the other through NOTIFY). A race of
@@ -12,6 +13,13 @@ follow it. Each racer then plays ``--moves`` moves through the game API, one eve
 showing that racer with that many moves is one sample (so 8 racers x 40 moves x 208 streams
 is some 66,000 samples). Printed: p50 / p95 / p99 / max in ms, the samples missing (a stream
 that never showed a move), and the client's and server's CPU.
+
+``--proxy`` (PostgreSQL only) runs the production set-up instead, as
+``bench/race_failover.py`` does (``tests/deploy/proxysite.py``, imported): Debian's nginx with
+``deploy/pyramid.conf.template``, over TLS, in front of two ``app.serve`` processes. Every
+racer and every watcher is then a client of its own (its own cookie), so that nginx spreads
+them over the two apps as it spreads browsers; the moves and the streams all go through nginx.
+Printed too: how many streams each app served (nginx's access log).
 
 The watchers run in this process with the racers: their JSON parsing is client CPU, which the
 figures include; ``--watchers 0`` measures the racers' own streams alone.
@@ -23,6 +31,7 @@ import argparse
 import asyncio
 import importlib.util
 import json
+import os
 import random
 import sys
 import tempfile
@@ -33,6 +42,8 @@ from pathlib import Path
 import httpx
 
 HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(0, str(HERE.parent))
 spec = importlib.util.spec_from_file_location("load", HERE / "load.py")
 load = importlib.util.module_from_spec(spec)
 sys.modules["load"] = load  # its dataclasses look their module up
@@ -87,11 +98,17 @@ async def watch(client: httpx.AsyncClient, key: str, seen: Seen, ready: asyncio.
                     shown[racer["id"]] = moves
 
 
-async def race(base: str, racers: int, watchers: int, moves: int, pause: float) -> Seen:
+async def race(base: str, racers: int, watchers: int, moves: int, pause: float,
+               proxied: bool = False) -> Seen:
+    """With ``proxied``: TLS (a throwaway certificate) and a client, so a cookie, for each
+    watcher, as browsers behind nginx."""
     seen = Seen()
     limits = httpx.Limits(max_connections=watchers + racers + 20)
-    clients = [httpx.AsyncClient(base_url=base, timeout=30) for _ in range(racers)]
+    clients = [httpx.AsyncClient(base_url=base, timeout=30, verify=not proxied)
+               for _ in range(racers)]
     watching = httpx.AsyncClient(base_url=base, timeout=None, limits=limits)
+    own = [httpx.AsyncClient(base_url=base, timeout=None, verify=False)
+           for _ in range(watchers if proxied else 0)]
     try:
         made = (await clients[0].post("/api/races", json={"difficulty": "easy"})).json()
         key = made["key"]
@@ -100,7 +117,8 @@ async def race(base: str, racers: int, watchers: int, moves: int, pause: float) 
             games.append((await client.post(f"/api/races/{key}/join")).json()["game"])
         seen.streams = watchers + racers
         ready, stop, opened = asyncio.Event(), asyncio.Event(), [0]
-        tasks = [asyncio.create_task(watch(watching if n < watchers else clients[n - watchers],
+        tasks = [asyncio.create_task(watch((own[n] if own else watching) if n < watchers
+                                           else clients[n - watchers],
                                            key, seen, ready, stop, opened))
                  for n in range(watchers + racers)]
         await asyncio.wait_for(ready.wait(), 60)
@@ -131,7 +149,7 @@ async def race(base: str, racers: int, watchers: int, moves: int, pause: float) 
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         await watching.aclose()
-        for client in clients:
+        for client in clients + own:
             await client.aclose()
     return seen
 
@@ -186,9 +204,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=0.5)
     parser.add_argument("--database-url")
+    parser.add_argument("--proxy", action="store_true",
+                        help="nginx (TLS) in front of two app processes (PostgreSQL)")
     parser.add_argument("--idle-streams", type=int, default=0,
                         help="instead: open this many streams; memory and a bystander's GET")
     args = parser.parse_args()
+    if args.proxy:
+        proxied(args)
+        return
     folder = Path(tempfile.mkdtemp(prefix="race-bench-"))
     url = args.database_url or f"sqlite:///{folder / 'race.db'}"
     postgres = url.startswith("postgresql")
@@ -207,11 +230,60 @@ def main() -> None:
         seen = asyncio.run(race(server.url, args.racers, args.watchers, args.moves, args.pause))
         server_cpu = load.cpu_used(before, load.cpu_times(pids))
         client_cpu = time.process_time() - client_before
+    figures(seen, args, "PostgreSQL, 2 processes" if postgres else "SQLite, 1 process",
+            server_cpu, client_cpu)
+
+
+def proxied(args: argparse.Namespace) -> None:
+    """The race through nginx in front of two app processes, as race_failover.py sets it up."""
+    from app.prestart import migrate
+    from bench.machine import speed_line
+    from tests.deploy import proxysite
+
+    if not (args.database_url or "").startswith("postgresql"):
+        raise SystemExit("--proxy runs two app processes: --database-url postgresql+...")
+    print(speed_line())
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    migrate(args.database_url)
+    load.empty_postgres(args.database_url)
+    site = proxysite.Site(Path(tempfile.mkdtemp(prefix="race-bench-proxy-")),
+                          args.database_url)
+    site.env.update({"RACE_STREAMS_PER_ADDRESS": "100000", "RACE_COUNTDOWN_SECONDS": "1",
+                     "GAME_BURST": "100000", "ADDRESS_GAME_BURST": "100000"})
+    try:
+        site.both_apps()
+        site.proxy.start()
+        apps = [pid for process in site.apps.values() for pid in load.process_tree(process.pid)]
+        nginx = load.process_tree(site.proxy.process.pid)
+        before, nginx_before = load.cpu_times(apps), load.cpu_times(nginx)
+        client_before = time.process_time()
+        seen = asyncio.run(race(site.proxy.base, args.racers, args.watchers, args.moves,
+                                args.pause, proxied=True))
+        server_cpu = load.cpu_used(before, load.cpu_times(apps))
+        nginx_cpu = load.cpu_used(nginx_before, load.cpu_times(nginx))
+        client_cpu = time.process_time() - client_before
+    finally:
+        site.close()
+    served: dict[str, int] = {}
+    moved: dict[str, int] = {}
+    for line in site.proxy.access_lines():
+        if line["uri"].endswith("/events"):
+            served[line["upstream"]] = served.get(line["upstream"], 0) + 1
+        elif line["method"] == "POST" and line["uri"].endswith("/moves"):
+            moved[line["upstream"]] = moved.get(line["upstream"], 0) + 1
+    figures(seen, args, "PostgreSQL, nginx (TLS) + 2 app processes", server_cpu, client_cpu)
+    print(f"each app's streams {dict(sorted(served.items()))} and moves "
+          f"{dict(sorted(moved.items()))} (nginx's log); "
+          f"nginx CPU s {nginx_cpu:.1f}; load average after: {os.getloadavg()[0]:.2f}")
+    sys.stdout.flush()
+
+
+def figures(seen: Seen, args: argparse.Namespace, what: str, server_cpu: float,
+            client_cpu: float) -> None:
     samples = [arrived - seen.sent[move] for move, times in seen.arrived.items()
                if move in seen.sent for arrived in times]
     expected = len(seen.sent) * seen.streams
-    print(f"{'PostgreSQL, 2 processes' if postgres else 'SQLite, 1 process'}: "
-          f"{args.racers} racers, {args.watchers} watchers, {len(seen.sent)} moves")
+    print(f"{what}: {args.racers} racers, {args.watchers} watchers, {len(seen.sent)} moves")
     print(f"move -> strip ms  p50 / p95 / p99 / max: {load.spread(samples)}")
     print(f"the move's own answer ms p50 / p95 / p99 / max: {load.spread(seen.answered)}")
     print(f"samples {len(samples)} of {expected} (missing {expected - len(samples)}); "
