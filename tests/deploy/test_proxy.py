@@ -648,3 +648,75 @@ def test_a_race_stream_comes_through_unbuffered(up):
             assert friend.post(f"/api/races/{key}/join").status_code == 200
             second = next(line for line in lines if line.startswith("id: "))
             assert int(second[4:]) == int(first[4:]) + 1
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="races cross processes through PostgreSQL "
+                    "(TEST_DATABASE_URL); on SQLite the app runs as one process")
+def test_two_racers_and_a_watcher_in_browsers_across_both_apps(up):
+    """What a group of friends does, through the shipped proxy in front of two app processes
+    on PostgreSQL: each browser is a player of its own, kept on one app by its cookie, so a
+    move saved by one process reaches the strips streamed by the other (LISTEN/NOTIFY). One
+    racer on a phone."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.conftest import chromium_or_reason
+
+    executable, why_not = chromium_or_reason()
+    if executable is None:
+        pytest.skip(why_not)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            pages = []
+            for viewport in ({"width": 1280, "height": 860}, {"width": 390, "height": 844},
+                             {"width": 1024, "height": 768}):
+                context = browser.new_context(viewport=viewport, base_url=up.proxy.base,
+                                              ignore_https_errors=True, reduced_motion="reduce",
+                                              has_touch=viewport["width"] < 500)
+                page = context.new_page()
+                page.set_default_timeout(20_000)
+                pages.append(page)
+            creator, racer, watcher = pages
+            apps = up.proxy.apps
+            for page, app in zip(pages, (apps[0], apps[1], apps[0]), strict=True):
+                kept_on(up, page, app)
+            creator.goto("/")
+            creator.click('[data-action="race"]')
+            creator.wait_for_url("**/races/*")
+            racer.goto(creator.url)
+            racer.click('[data-action="join"]')
+            racer.wait_for_selector("[data-racer='2'].is-you")
+            watcher.goto(creator.url)
+            creator.wait_for_selector("[data-racer='2']")  # the join, through the stream
+            creator.click('[data-action="start"]')
+            creator.wait_for_url("**/games/*")
+            racer.wait_for_url("**/games/*")
+            racer.wait_for_selector("[data-race] [data-racer='1']")
+            racer.keyboard.press("d")  # on the phone: the others' strips show it
+            creator.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
+            watcher.wait_for_selector("[data-race] [data-racer='2'][data-moves='1']")
+            creator.keyboard.press("d")
+            racer.wait_for_selector("[data-race] [data-racer='1'][data-moves='1']")
+            watcher.wait_for_selector("[data-race] [data-racer='1'][data-moves='1']")
+            key = watcher.url.rsplit("/", 1)[1]
+            shown = watcher.request.get(f"/api/races/{key}").json()
+            assert shown["status"] == "running"
+            assert sorted(r["moves"] for r in shown["racers"]) == [1, 1]
+            for page, app in zip(pages, (apps[0], apps[1], apps[0]), strict=True):
+                answer = page.request.get(f"/races/{key}")  # each still on its own app
+                assert up.proxy.upstream_of(answer.headers["x-request-id"]) == app
+        finally:
+            browser.close()
+
+
+def kept_on(site: Site, page, app: str) -> None:
+    """Make ``page``'s browser a player the proxy keeps on ``app`` (it keeps a player on one
+    app by the player's cookie): new players until one lands there."""
+    for _ in range(40):
+        page.context.clear_cookies()
+        page.request.get("/healthz")  # no cookie yet: wherever; the answer brings one
+        page.request.get("/")
+        answer = page.request.get("/rules")
+        if site.proxy.upstream_of(answer.headers["x-request-id"]) == app:
+            return
+    raise AssertionError(f"no new player was kept on {app}")

@@ -514,3 +514,27 @@ def test_racers_who_did_not_win_are_placed_by_how_far_they_got():
               racer(5, "lost", 20, 100_000, 30), racer(6, "out", 12, 900_000, 35),
               racer(7, "playing", 10, 5_000, 3)]
     assert [r["id"] for r in ordered(racers)] == [4, 3, 5, 6, 2, 1, 7]
+
+
+def test_a_finished_game_races_its_deal_with_friends(clients):
+    """The end banner of a finished game has "Race friends on this deal": a race of that deal
+    and those rules, its maker a racer, the deal still hidden until the start."""
+    first, second = clients[0], clients[1]
+    game_id = first.post("/api/games", json={"deal": 11, "goal": "standard",
+                                            "passes": 1}).json()["id"]
+    lose_fast(first, game_id)
+    board = first.get(f"/games/{game_id}").text
+    form = re.search(r'<form method="post" action="(/races)">(.*?)</form>', board, re.S)
+    assert form and 'data-action="race"' in form.group(2)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(2)))
+    assert {k: fields[k] for k in ("goal", "passes", "deal")} == {
+        "goal": "standard", "passes": "1", "deal": "11"}
+    made = first.post("/races", data=fields, follow_redirects=False)
+    assert made.status_code == 303
+    key = made.headers["location"].rsplit("/", 1)[1]
+    assert "11" not in json.dumps(first.get(f"/api/races/{key}").json())
+    assert second.post(f"/api/races/{key}/join").status_code == 200
+    assert first.post(f"/api/races/{key}/start").status_code == 200
+    game = first.post(f"/api/races/{key}/join").json()["game"]  # the maker's own game
+    wait_for(first, key, "running")  # the deal is shown when the countdown ends
+    assert first.get(f"/api/games/{game}").json()["deal"] == 11
