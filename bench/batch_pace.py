@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import shutil
 import sys
 import tempfile
 import time
@@ -30,6 +28,7 @@ from urllib.parse import parse_qs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from machine import chromium as find_chromium
 from play_feel import conditions, new_game, settled, start_server
 
 from app.engine import Deal, Game, Move
@@ -86,9 +85,7 @@ def main() -> None:
     parser.add_argument("--deal", type=int, default=617)
     parser.add_argument("--goal", default="standard")
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:

@@ -24,8 +24,6 @@ asked, under 10"): DEALS deals of each rule set from their start, a hint asked a
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -33,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import conditions, settled, start_server
 
@@ -145,9 +144,7 @@ def main() -> None:
                         help="only count hints served by the server, on DEALS deals a rule set")
     parser.add_argument("--hints", type=int, default=15, help="hints a game, with --served")
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     print(speed_line())

@@ -33,3 +33,16 @@ def speed_line(unit: float | None = None) -> str:
 def in_loops(seconds: float, unit: float) -> str:
     """A CPU time as a multiple of the machine's loop: ``0.19 loops``."""
     return f"{seconds / unit:.2f} loops"
+
+
+def chromium() -> str:
+    """The browser the browser benches drive: CHROMIUM (a path), else Debian's full `chromium`
+    on the PATH, as players have it (the tests drive its headless shell); exits saying how to
+    get one."""
+    import os
+    import shutil
+
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if not found:
+        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    return found

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import settled, start_server
 
@@ -59,9 +59,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=4)
     parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     line = solve(Game(Deal.from_number(args.deal), "wholedeck", 3)).moves[:args.moves]

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -32,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import new_game, settled, start_server
 
@@ -127,9 +126,7 @@ def main() -> None:
     parser.add_argument("--first-visit-only", action="store_true",
                         help="only the first visit's download (for an older checkout)")
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     print(speed_line())

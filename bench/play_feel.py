@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ sys.path.insert(0, str(PROJECT_DIR))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import free_port  # noqa: E402
+from machine import chromium as find_chromium  # noqa: E402
 from machine import speed_line  # noqa: E402
 
 from app.engine import Deal, Game  # noqa: E402
@@ -136,9 +136,7 @@ def main() -> None:
     parser.add_argument("--goal", default="wholedeck")
     parser.add_argument("--rounds", type=int, default=2, help="games per condition")
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     print(speed_line())

@@ -24,8 +24,6 @@ speed and load (``uptime``) before and after.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from device_hints import open_game, p95
+from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import conditions, start_server
 
@@ -192,9 +191,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=30, help="card presses a run")
     parser.add_argument("--deal", type=int, default=62644)
     args = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
+    chromium = find_chromium()
     from playwright.sync_api import sync_playwright
 
     print(speed_line())
