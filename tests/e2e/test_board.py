@@ -42,6 +42,12 @@ def wait_for_moves(page, count: int) -> None:
     settled(page)
 
 
+def wait_for_server_banner(page, status: str) -> None:
+    """The server's end card, which replaces the one the page draws from its own engine as soon
+    as the server holds every move (the page's card comes first, and may still be showing)."""
+    page.wait_for_selector(f'[data-banner="{status}"]:not([data-local])')
+
+
 def finish_animations(page) -> None:
     """Wait until every animation on the page has finished (cards fading out, a shake)."""
     page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
@@ -114,6 +120,7 @@ def test_win_a_whole_game_by_clicking(page, artifacts):
         wait_for_moves(page, number)
 
     assert board.get_attribute("data-status") == "won"
+    wait_for_server_banner(page, "won")
     banner = page.locator(".banner")
     assert banner.is_visible()
     assert "You won!" in banner.inner_text()

@@ -97,6 +97,7 @@ SENTENCES = {
     "score": _l("Score %(score)s"),
     "play_again": _l("Play this deal again"),
     "new_game": _l("New game"),
+    "next_deal": _l("Next deal"),
     "show_board": _l("Show board"),
     "show_result": _l("Show result"),
     "deal_number": _l("Deal #%(number)s"),

@@ -15,6 +15,9 @@ function place(board, banner) {
   // The focus was on the board (a card the last move took away, or the banner being
   // replaced): it goes to the end card's first control, never to the page's top.
   const onBoard = !active || active === document.body || board.root.contains(active);
+  // The player folded the end card to study the board: the card that replaces it (the
+  // server's, a moment later) stays folded.
+  if (old && !old.open) banner.open = false;
   if (old) old.replaceWith(banner); else board.root.append(banner);
   if (board.endedHere && onBoard) {
     const first = banner.querySelector(".banner-actions :is(button, a[href])")
@@ -54,8 +57,9 @@ function localBanner(board) {
     actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },
       [say("play_again")]));
   }
+  // The same words as the server's card that replaces it: after a win, the next deal.
   actions.append(element("a", { class: "btn", href: board.root.dataset.homeUrl, "data-action": "new" },
-    [say("new_game")]));
+    [say(status === GameStatus.WON ? "next_deal" : "new_game")]));
   children.push(actions);
   return element("details", { class: `banner ${status.value}`, "data-banner": status.value, "data-local": true,
     open: true }, [
