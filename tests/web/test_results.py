@@ -175,7 +175,7 @@ def test_statistics_count_the_best_score_and_wins_at_par(client, human_pace):
     game = Game(Deal.from_number(DEAL), "standard", 3)
     shortest = solve(game, shortest=True).moves
     first = client.post("/api/games", json={"deal": DEAL}).json()["id"]
-    play_on_board(client, first, shortest)
+    earlier = play_on_board(client, first, shortest)
     # Its par is searched after the win; the second win finds it kept.
     wait_for(lambda: client.get(f"/api/games/{first}").json()["par"] is not None)
     second = client.post("/api/games", json={"deal": DEAL}).json()["id"]
@@ -183,7 +183,9 @@ def test_statistics_count_the_best_score_and_wins_at_par(client, human_pace):
     html = client.get("/stats").text
     block = html.split('data-figures="standard-3"', 1)[1].split("</dl>", 1)[0]
     assert re.search(r'data-figure="wins-at-par">\s*2\s*<', block)
-    assert re.search(rf'data-figure="best-score">\s*{final["score"]:,}\s*<', block)
+    # The best of the two (the same line, so they differ only by their time bonus).
+    best = max(earlier["score"], final["score"])
+    assert re.search(rf'data-figure="best-score">\s*{best:,}\s*<', block)
     rows = html.split("history-table", 1)[1]
     assert f'data-par>{len(shortest)}<' in rows and f'data-score>{final["score"]:,}<' in rows
     exported = client.get("/stats/export.json").json()["games"]
