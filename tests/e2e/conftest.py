@@ -172,8 +172,29 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[
     srv.stop()
 
 
+class Chromium:
+    """The launched browser, whose new contexts leave the site's service worker out unless a
+    test asks for it (``service_workers="allow"``; the ``page`` fixture of a test marked
+    ``offline``).
+
+    Only what a player does without the network needs the worker: online, it passes the
+    moves, hints and API through untouched and serves the release's files as the browser's
+    cache would. Its install (the shell's files and four pages fetched and kept) cost each
+    fresh context about half a CPU-second, a third of a short browser test (docs/tests.md)."""
+
+    def __init__(self, launched) -> None:
+        self.launched = launched
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self.launched.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self.launched, name)
+
+
 @pytest.fixture(scope="session")
-def browser(chromium: str) -> Iterator:
+def browser(chromium: str) -> Iterator[Chromium]:
     from playwright.sync_api import Error, sync_playwright
 
     with sync_playwright() as playwright:
@@ -184,15 +205,18 @@ def browser(chromium: str) -> Iterator:
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else "no reason"
             pytest.skip(f"Chromium at {chromium} did not start ({first_line}); "
                         f"{HOW_TO_GET_ONE}")
-        yield launched
+        yield Chromium(launched)
         launched.close()
 
 
 @pytest.fixture
-def page(browser, server):
-    """A fresh browser context (its own player cookie) at desktop size, motion reduced."""
+def page(request: pytest.FixtureRequest, browser: Chromium, server: Server):
+    """A fresh browser context (its own player cookie) at desktop size, motion reduced; with
+    the site's service worker for a test marked ``offline``."""
+    worker = "allow" if request.node.get_closest_marker("offline") else "block"
     context = browser.new_context(viewport={"width": 1280, "height": 860},
-                                  reduced_motion="reduce", base_url=server.url)
+                                  reduced_motion="reduce", base_url=server.url,
+                                  service_workers=worker)
     pg = context.new_page()
     pg.set_default_timeout(10_000)
     yield pg

@@ -48,6 +48,7 @@ def hint_shown(page) -> dict:
     return json.loads(page.get_attribute("#board", "data-hint"))
 
 
+@pytest.mark.offline
 def test_a_hint_offline_is_the_servers_and_counted_once_synced(page):
     start_game(page, 617)
     settled(page)
@@ -90,6 +91,7 @@ def losing_line(number: int) -> tuple[list[Move], int]:
     raise AssertionError("no losing move found")
 
 
+@pytest.mark.offline
 def test_the_verdict_after_a_losing_move_the_coach_and_a_try_again_offline(page):
     moves, winnable_for = losing_line(617)
     start_game(page, 617)

@@ -20,7 +20,7 @@ from .helpers import start_game
 from .test_board import board_html
 from .test_play_feel import board_matches_server, game_id, settled
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.offline]
 WAIT = 60.0
 
 
@@ -207,7 +207,7 @@ def test_a_new_release_waits_for_the_next_visit(browser, tmp_path):
     site.env["RELEASE"] = "first"
     site.migrate()
     site.start()
-    context = browser.new_context(base_url=site.url)
+    context = browser.new_context(base_url=site.url, service_workers="allow")
     try:
         page = context.new_page()
         start_game(page, 42)

@@ -23,6 +23,7 @@ def moves_are(page, count: int) -> None:
 
 
 # --- redo --------------------------------------------------------------------------------------
+@pytest.mark.offline
 def test_redo_plays_again_what_undo_took_back_online_and_offline(page):
     start_game(page, 3)  # the King of spades is free from the start
     settled(page)
@@ -107,6 +108,7 @@ def pyramid_shown(page) -> set[str]:
                                          "els => els.map(e => e.dataset.card)"))
 
 
+@pytest.mark.offline
 def test_offline_the_deal_asked_for_is_behind_the_question_and_the_game_left_is_over(page):
     game_a = start_game(page, 42)
     page.keyboard.press("d")
