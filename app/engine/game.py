@@ -141,8 +141,9 @@ class Game:
 
     def location(self, card: Card) -> Location | None:
         """Where ``card`` is, or None once it is removed."""
-        if card in self.pyramid:
-            return Location("pyramid", self.pyramid.index(card))
+        index = self._dealt_at.get(card)
+        if index is not None:  # a pyramid card never moves: at its place, or removed
+            return Location("pyramid", index) if self.pyramid[index] is not None else None
         if card in self.stock:
             return Location("stock", self.stock.index(card))
         if card in self.waste:
