@@ -102,6 +102,34 @@ def test_after_a_keyboard_win_the_focus_is_on_the_end_cards_first_control(page):
                          "document.activeElement)")
 
 
+# --- the same deal again, from the end card drawn here -----------------------------------------
+@pytest.mark.offline
+def test_offline_a_lost_game_s_end_card_plays_the_deal_again(page):
+    game = start_game(page, 8, "?passes=1")  # lost once the stock is drawn out
+    settled(page)
+    page.context.set_offline(True)
+    for number in range(1, 25):
+        page.keyboard.press("d")
+        moves_are(page, number)
+    banner = page.locator('[data-banner="lost"][data-local]')
+    expect(banner).to_be_visible()
+    banner.locator('[data-action="again"]').click()
+    moves_are(page, 0)
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    expect(page.locator("[data-banner]")).to_have_count(0)
+    assert page.get_attribute("#board", "data-deal") == "8"
+    page.keyboard.press("d")
+    moves_are(page, 1)
+    # The network back: the lost game and the new one are both the server's.
+    page.context.set_offline(False)
+    settled(page)
+    wait_until(page, "() => !!document.querySelector('#board').dataset.game", "the new game")
+    state = board_matches_server(page)
+    assert state["moves"] == [Move.draw().to_dict()] and state["passes"] == 1
+    lost = page.request.get(f"/api/games/{game.rsplit('/', 1)[1]}").json()
+    assert lost["status"] == "lost" and len(lost["moves"]) == 24
+
+
 # --- a game left offline for another --------------------------------------------------------
 def pyramid_shown(page) -> set[str]:
     return set(page.eval_on_selector_all("#board .pyramid [data-card]",

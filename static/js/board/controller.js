@@ -207,7 +207,7 @@ export class Board {
 
   // --- the same deal again ---------------------------------------------------------------------
   canRestart() {
-    return this.canPlay && Boolean(this.record.urls?.again);
+    return this.canPlay && Boolean(this.record.urls?.again || this.record.start?.url);
   }
 
   /** Restart: the same deal, begun here at once (asking first if that leaves a game with

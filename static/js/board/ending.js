@@ -53,7 +53,7 @@ function localBanner(board) {
     children.push(deviceCoach(board));
   }
   const actions = element("div", { class: "banner-actions" });
-  if (board.record.urls?.again || board.record.start) {
+  if (board.canRestart()) {
     actions.append(element("button", { type: "button", class: "btn primary", "data-action": "again" },
       [say("play_again")]));
   }

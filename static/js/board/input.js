@@ -78,6 +78,9 @@ export function listen(board) {
     if (form && event.detail > 0) event.preventDefault();
     const helper = closestTo(event, "#board[data-play] button[data-action=finish], #board[data-play] button[data-action=play-hint], #board[data-play] button[data-action=redo]");
     if (helper && event.detail === 0) board.take(inputFor(helper));
+    // The end card drawn here (no network, or before the server's): the same deal again.
+    if (closestTo(event, "#board[data-play] [data-banner] button[data-action=again]")
+        && board.canRestart()) board.restart();
   }, true);
   document.addEventListener("submit", (event) => {
     const form = event.target;

@@ -158,7 +158,10 @@ export function fromAddress(shell) {
 /** The same deal again, begun on this device at once (Restart, or "Play this deal again"):
  * stored by its first batch at the game's `again` address, leaving the game it restarts. */
 export function again(record) {
-  const { again: startUrl, again_hint: hint, again_page: page } = record.urls;
+  // A game the server has seen has its urls; one begun on this device, not yet stored, the
+  // start it was begun with.
+  const { again_hint: hint, again_page: page } = record.urls || {};
+  const startUrl = record.urls?.again || record.start?.url;
   const fresh = begun(dealOf(record.deal), record.goal, record.passes,
     { startUrl, daily: record.daily, page });
   fresh.start = { url: startUrl, hint, abandon: true };
