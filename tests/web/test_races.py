@@ -245,6 +245,12 @@ def test_a_race_without_hints_offers_none_on_the_device_either(clients):
     assert refused.status_code == 422 and refused.json()["refused"]
     state = clients[0].get(f"/api/games/{games[0]}").json()
     assert state["hints_used"] == 0 and state["moves"] == []
+    # Nor on the board that htmx draws again after an input or an undo.
+    redrawn = {"HX-Request": "true"}
+    for path, data in (("play", {"action": "draw"}), ("undo", {})):
+        answered = clients[0].post(f"/games/{games[0]}/{path}", headers=redrawn, data=data)
+        assert 'id="board"' in answered.text, (path, answered.status_code)
+        assert 'data-action="hint"' not in answered.text, path
     _race, games = started(clients[2:], count=2, hints=True)
     assert 'data-action="hint"' in clients[2].get(f"/games/{games[0]}").text
 

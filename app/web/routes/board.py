@@ -53,7 +53,7 @@ def board_page(request: Request, session: SessionDep, loaded: GameDep, player_id
     response = render_board(request, loaded, player_id, Notice(
         shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
         hinted_action=shown.hinted_action, refused_cards=shown.refused_cards),
-        extras={"hints_off": True} if racing.hints_refused(session, loaded.record) else None)
+        extras=racing.board_extras(session, loaded.record))
     notice.clear(request, response, loaded.record.id)
     response.headers["ETag"] = etag
     return response
@@ -64,7 +64,8 @@ def play(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
          sent: BoardInputDep) -> Response:
     """One input on the board, or the script's batch of moves; judged by the engine on the
     version of the game the board showed."""
-    return answer(request, player_id, board.play(request, session, player_id, loaded, sent))
+    return answer(request, player_id, board.play(request, session, player_id, loaded, sent),
+                  extras=racing.board_extras(session, loaded.record))
 
 
 @router.post("/games/{game_id}/undo", name="undo")
@@ -72,7 +73,8 @@ def undo(request: Request, session: SessionDep, player_id: PlayerDep, loaded: Ow
          version: VersionField = None) -> Response:
     """Take back the last move: the board's input ``undo``, played as any other."""
     return answer(request, player_id, board.play(
-        request, session, player_id, loaded, BoardInput(action=actions.UNDO, version=version)))
+        request, session, player_id, loaded, BoardInput(action=actions.UNDO, version=version)),
+        extras=racing.board_extras(session, loaded.record))
 
 
 @router.post("/games/{game_id}/hint", name="hint")

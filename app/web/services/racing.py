@@ -293,6 +293,13 @@ def hints_refused(session: Session, record: GameRecord) -> str | None:
     return _("Hints are off in this race.")
 
 
+def board_extras(session: Session, record: GameRecord) -> dict[str, Any] | None:
+    """What a game's board is drawn with besides the game: a race without hints has no hint
+    control (the page then offers none, from the server or the device's solver), whichever
+    answer draws the board."""
+    return {"hints_off": True} if hints_refused(session, record) else None
+
+
 def races_of(session: Session, player_id: str, limit: int = 10) -> list[dict[str, Any]]:
     """The player's last races for their statistics: when, the rules, the race's status, and
     their place among how many once it is over."""

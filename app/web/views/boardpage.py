@@ -118,14 +118,14 @@ def again_urls(request: Request, record) -> dict[str, str | None]:
 
 
 def answer(request: Request, player_id: str, outcome: Answer | AskFirst, *,
-           ask_at: str | None = None) -> Response:
+           ask_at: str | None = None, extras: dict[str, Any] | None = None) -> Response:
     """What every board form gets back: the game as data for the board's script, the board
     fragment for htmx; without JavaScript, POST -> 303 back to the board (a reload never
     re-posts), the notice carried through the redirect into the same live region; the board
     itself when the answer says so (``Answer.page``). A deal page's first input that would
     abandon a game in progress goes to the page's question (``ask_at``) instead; one that
     stored the game moves the page to the game's own address (the board's script replaces the
-    URL; without it, the redirect goes there)."""
+    URL; without it, the redirect goes there). ``extras`` go to the board (``render_board``)."""
     if isinstance(outcome, AskFirst):
         assert ask_at is not None, "only a deal page's game starts on an input"
         if is_htmx(request) or wants_json(request):
@@ -134,7 +134,7 @@ def answer(request: Request, player_id: str, outcome: Answer | AskFirst, *,
     loaded, said = outcome.loaded, outcome.said
     if outcome.page or is_htmx(request) or wants_json(request):
         response = render_board(request, loaded, player_id, said,
-                                status_code=outcome.status_code)
+                                status_code=outcome.status_code, extras=extras)
     else:
         response = see_other(path_for(request, "board", query={"selected": said.selected},
                                       game_id=loaded.record.id))
