@@ -331,7 +331,8 @@ def test_a_race_ends_when_its_time_is_up(race_app, clients):
     # Marked over and the games ended by the server, once, by whoever came first.
     assert stored_race(race_app, race["key"]) == "finished"
     for client, game in zip(clients, games, strict=False):
-        assert client.get(f"/api/games/{game}").json()["status"] == "lost"
+        state = client.get(f"/api/games/{game}").json()
+        assert state["status"] == "lost" and "time limit passed" in state["reason"]
     # A move sent after the time limit is refused with its own code; nothing changes.
     late = play(clients[0], games[0], Move.from_dict({"op": "draw"}))
     assert late.status_code == 422

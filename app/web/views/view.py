@@ -13,6 +13,7 @@ from typing import Any
 
 from app.engine import Card, CardError, Game, GameStatus, Move, Op, Outcome, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
+from app.engine.refusals import ENDED
 from app.engine.solver import Hint
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
@@ -274,11 +275,15 @@ def discard_top(game: Game) -> Card | None:
     return None
 
 
+def lost_by_time(status: GameStatus, outcome: Outcome | None, record: Any) -> bool:
+    """A race's game lost where play could go on: its race's time limit ended it."""
+    return (status is GameStatus.LOST and outcome is None
+            and getattr(record, "race", None) is not None)
+
+
 def said_reason(status: GameStatus, outcome: Outcome | None, record: Any = None) -> str | None:
-    """Why a game ended, in the player's language (None while it is played): a race's game
-    lost where play could go on was ended by its race's time limit."""
-    if (status is GameStatus.LOST and outcome is None
-            and getattr(record, "race", None) is not None):
+    """Why a game ended, in the player's language (None while it is played)."""
+    if lost_by_time(status, outcome, record):
         return ended(status.value, "time_up")
     return ending(status, outcome)
 
@@ -363,7 +368,8 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "goal": game.goal.value,
         "passes": game.passes,
         "status": status.value,
-        "reason": ended_reason(status, outcome),
+        "reason": ENDED["time_up"] if lost_by_time(status, outcome, record)
+        else ended_reason(status, outcome),
         "pyramid": [card.name if card else None for card in game.pyramid],
         "stock": {"top": game.stock_top.name if game.stock_top else None,
                   "count": len(game.stock)},
