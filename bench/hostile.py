@@ -253,11 +253,16 @@ async def flooder(base: str, games: bool, until: float, sent: list) -> None:
     connection = Connection(base)
     cookie = ""
     path = "/api/games"
-    if not games:
-        status, headers, content = await connection.request(
-            "POST", "/api/games", json.dumps({"deal": 1000 + len(sent) % 97}).encode())
-        if status != 201:
-            sent.append((time.monotonic(), f"first game {status}"))
+    if not games:  # its first game, asked for again at the flood's pace until it has one
+        while time.monotonic() < until:
+            began = time.monotonic()
+            status, headers, content = await connection.request(
+                "POST", "/api/games", json.dumps({"deal": 1000 + len(sent) % 97}).encode())
+            if status == 201:
+                break
+            sent.append((began, f"first game {status}"))
+            await asyncio.sleep(max(0.0, FLOOD_PERIOD - (time.monotonic() - began)))
+        else:
             return
         cookie = headers["set-cookie"].split(";", 1)[0]
         path = f"/api/games/{json.loads(content)['id']}/hint"
