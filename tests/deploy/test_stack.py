@@ -123,6 +123,23 @@ class Stack:
     def client(self, timeout: float = 15) -> httpx.Client:
         return httpx.Client(base_url=self.base, verify=False, timeout=timeout)
 
+    def in_rotation(self, service: str) -> None:
+        """Wait until the proxy passes requests to ``service`` again: an app it found down
+        is left out for fail_timeout (10 s) after it is back, whatever its health check says,
+        and a test that then takes the other app away would find no app at all."""
+        address = f"{self.addresses[service]}:8000"
+
+        def served() -> bool:
+            sent = set()
+            for _ in range(4):  # no player cookie: each request may go to either app
+                with self.client() as client:
+                    sent.add(client.get("/rules").headers.get("x-request-id"))
+            return any(line.get("request_id") in sent and line.get("upstream") == address
+                       and str(line.get("upstream_status")) == "200"
+                       for line in self.logs("proxy"))
+
+        wait_for(served, f"the proxy passing requests to {service}", seconds=60)
+
 
 @pytest.fixture(scope="module")
 def stack(podman: Podman, images: dict[str, str], tmp_path_factory) -> Iterator[Stack]:
@@ -264,6 +281,7 @@ def test_every_acknowledged_move_survives_a_killed_app_a_stopped_app_and_a_new_p
         print(f"{len(slow)} requests over 1 s at the proxy, e.g. {slow[:3]}")
     stack.start("app2")  # for the tests after this one
     stack.healthy("app2")
+    stack.in_rotation("app2")
 
 
 def test_a_paused_app_leaves_the_rotation_within_seconds(stack):
