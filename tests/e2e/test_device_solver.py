@@ -16,6 +16,7 @@ import pytest
 from app.engine import Deal, Game, Move
 from app.engine.analysis import analyse
 from app.engine.solver import solve
+from tests.dailies import spare_deals
 
 from .helpers import start_game
 from .test_offline import controlled, wait_until
@@ -167,3 +168,76 @@ def test_the_verdict_after_a_losing_move_the_coach_and_a_try_again_offline(page)
     page.wait_for_url(lambda url: lost_id not in url and retry_id not in url)
     page.wait_for_selector(f'#board[data-moves="{lost_at - 1}"]', state="attached")
     assert page.locator("#message").inner_text() == said
+
+
+WORKER_ASKED = "const { id, kind, position, nodeLimit } = data;"
+DEAL = 2703
+"""Winnable, played by no other browser test (a move known from another game at the same
+address counts as a hint, docs/players.md, and this test counts the hints of its own), and a
+deal of the day on no day for years (``tests.dailies``)."""
+
+
+def hints_never_sure():
+    """A route handler: the solver's worker as it is, but every hint searched with one node
+    ("not sure"); the service worker keeps this one for the times with no network."""
+    kept: list[str] = []
+
+    def handle(route) -> None:
+        if not kept:
+            source = route.fetch().text()
+            assert WORKER_ASKED in source, "worker.js reads its question otherwise now"
+            kept.append(source.replace(WORKER_ASKED, (
+                "const { id, kind, position } = data;"
+                " const nodeLimit = kind === 'hint' ? 1 : data.nodeLimit;")))
+        route.fulfill(body=kept[0], headers={"Content-Type": "text/javascript"})
+
+    return handle
+
+
+@pytest.mark.offline
+def test_a_try_again_begun_offline_takes_the_device_s_hint_when_the_server_has_none(page):
+    """A try again begun with no network, the network back before its first move: the server
+    has no hint for a game it has not stored (nothing is waiting to store it), so a hint the
+    device is not sure of is the hint, and its step stores the game, counted."""
+    assert spare_deals([DEAL]) == [DEAL]
+    page.context.route("**/js/solver/worker.js", hints_never_sure())
+    moves, _ = losing_line(DEAL)
+    start_game(page, DEAL)
+    play(page, moves[0], 1)
+    settled(page)
+    controlled(page)
+    page.context.set_offline(True)
+    game = Game.replay(Deal.from_number(DEAL), "standard", 3, moves)
+    for number, move in enumerate(moves[1:], start=2):
+        play(page, move, number)
+    while not game.is_over():
+        game.play(game.legal_moves[-1])
+        play(page, game.moves[-1], len(game.moves))
+    lost_at = analyse(game).lost_at
+    page.click("[data-analysis-from=device] [data-action=retry]")
+    page.wait_for_selector(f'#board[data-moves="{lost_at - 1}"]:not([data-status="lost"])',
+                           state="attached")
+    page.context.set_offline(False)
+    settled(page)  # the lost game saved; nothing of the try again to save yet
+    page.wait_for_selector("html:not([data-offline-now])", state="attached")  # the page knows
+    assert not page.get_attribute("#board", "data-game")
+    # The hint as it is shown: the board is drawn again from the server's a moment later,
+    # once the hint's step has stored the game.
+    page.evaluate("""() => new MutationObserver((changes, observer) => {
+        const board = document.querySelector('#board');
+        if (!board.dataset.hintFrom) return;
+        window.hintSeen = [board.dataset.hintFrom, JSON.parse(board.dataset.hint),
+                           document.querySelector('#message').innerText];
+        observer.disconnect();
+    }).observe(document.body, {subtree: true, attributes: true, childList: true,
+                               characterData: true})""")
+    page.keyboard.press("h")
+    source, hinted, said = wait_until(page, "() => window.hintSeen", "a hint")
+    assert source == "device" and "could not decide" in said, (source, said)
+    settled(page)
+    retry_id = wait_until(page, "() => document.querySelector('#board').dataset.game",
+                          "the try again stored")
+    stored = api(page, f"/api/games/{retry_id}")
+    assert stored["hints_used"] == 1 and len(stored["moves"]) == lost_at - 1, (stored, lost_at)
+    legal = Game.replay(Deal.from_number(DEAL), "standard", 3, moves[:lost_at - 1]).legal_moves
+    assert Move.from_dict(hinted) in legal

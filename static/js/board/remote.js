@@ -157,25 +157,31 @@ export class Remote {
     const found = serverOnly ? null : await deviceHint(board);
     if (!board.local.playing) return;
     const away = syncer.offline || !navigator.onLine;
+    const { record } = board;
+    // Where the server answers a hint: the game's, or (not stored yet) its deal page's. A game
+    // begun on this device has none until its first batch stores it: a try again (the server
+    // would hint at the deal's start), or a game that leaves another one (a hint can't say so).
+    const url = record.id ? record.urls?.hint
+      : record.urls?.hint || (record.start?.abandon ? null : record.start?.hint);
+    const unasked = !record.steps.length && !url;  // and no batch waits that would store it
     // The same search as the server's, so its answer is the server's; past its node budget it
     // is "not sure", and the server is asked when it can be (its budget is the same, but it may
-    // have the position solved already).
-    if (found && (found.winnable !== null || away)) {
+    // have the position solved already); when it can't, the device's answer is the hint.
+    if (found && (found.winnable !== null || away || unasked)) {
       this.deviceHinted(found);
       return;
     }
-    if (away) {
+    if (away || unasked) {  // (unasked: the device has no solver to answer either)
       board.drawer.say(say("needs_network_hint"));
       return;
     }
-    if (board.record.steps.length || !board.record.id && !board.record.urls?.hint) {
+    if (record.steps.length) {  // the server hints at the position it holds: save them first
       this.hintWaiting = true;
       board.drawer.say(say("hint_waits"));
       syncer.kick(true);
       return;
     }
     this.hintWaiting = false;
-    const url = board.record.id ? board.record.urls.hint : board.record.start.hint;
     let answer;
     let refused = null;
     try {
