@@ -298,10 +298,16 @@ def flood(base: str, games: bool, duration: float, window: tuple[float, float],
 
 
 def hostile(scenario: str, base: str, secret_key: str, duration: float, results,
-            window: tuple[float, float] = (0.0, 0.0), verify: bool = True) -> None:
-    """The hostile clients of ``scenario``, for ``duration`` seconds (a process of its own)."""
+            ready, settle: float = 0.0, verify: bool = True) -> None:
+    """The hostile clients of ``scenario`` (a process of its own), from when the bystander is
+    ``ready`` for ``settle`` + ``duration`` seconds; a flood counts its answers to the
+    requests sent in the last ``duration`` (the bystander's measure)."""
     global VERIFY
     VERIFY = verify
+    ready.wait()
+    start = time.monotonic() + settle
+    window = (start, start + duration)
+    duration += settle
     until = time.monotonic() + duration
     threads = []
     import threading
@@ -348,12 +354,21 @@ def hostile(scenario: str, base: str, secret_key: str, duration: float, results,
         thread.join()
 
 
-async def bystander(base: str, game_id: str, duration: float) -> tuple[list, list]:
-    """GET /api/games/{id} 20 times a second and /healthz 10 times a second: (seconds,
-    status) of each."""
+async def bystander(base: str, game_id: str, duration: float, ready, settle: float,
+                    clock_starts) -> tuple[list, list]:
+    """GET /api/games/{id} 20 times a second and /healthz 10 times a second for ``duration``
+    seconds, from ``settle`` seconds after the hostile clients are let go: (seconds, status)
+    of each. A bystander is someone already on the site: its client and connection are warmed
+    before (one request of each; httpx's first request in a process costs its client 30-80
+    ms), then ``ready`` lets the hostile clients go."""
     async with httpx.AsyncClient(base_url=base, timeout=60, verify=VERIFY) as client:
         reads: list[tuple[float, int]] = []
         health: list[tuple[float, int]] = []
+        for path in (f"/api/games/{game_id}", "/healthz"):
+            (await client.get(path)).raise_for_status()
+        ready.set()
+        await asyncio.sleep(settle)
+        clock_starts()
 
         async def every(period: float, path: str, into: list) -> None:
             until = time.monotonic() + duration
@@ -480,17 +495,23 @@ def main() -> None:
                                      verify=VERIFY).json()["id"]
                 manager = multiprocessing.Manager()
                 results = manager.list()
-                start = time.monotonic() + args.settle
+                ready = multiprocessing.Event()
                 process = multiprocessing.Process(target=hostile, args=(
-                    scenario, server.url, server.env["SECRET_KEY"], args.duration + args.settle,
-                    results, (start, start + args.duration), VERIFY))
+                    scenario, server.url, server.env["SECRET_KEY"], args.duration, results,
+                    ready, args.settle, VERIFY))
                 process.start()
-                time.sleep(max(0.0, start - time.monotonic()))  # the hostile clients under
-                # way (and their files made)
                 proxy_pids = server.proxy_pids() if args.proxy else []
-                before, proxy_before = cpu_times(server.pids()), cpu_times(proxy_pids)
-                busy_before = machine_busy()
-                reads, health = run_loop(bystander(server.url, game_id, args.duration))
+                measured: dict = {}
+
+                def clock_starts(into: dict = measured, proxies: list = proxy_pids) -> None:
+                    # the hostile clients under way (and their files made) for ``settle`` s
+                    into["cpu"] = cpu_times(server.pids()), cpu_times(proxies)
+                    into["busy"] = machine_busy()
+
+                reads, health = run_loop(bystander(server.url, game_id, args.duration,
+                                                   ready, args.settle, clock_starts))
+                before, proxy_before = measured["cpu"]
+                busy_before = measured["busy"]
                 cpu = cpu_used(before, cpu_times(server.pids()))
                 proxy_cpu = cpu_used(proxy_before, cpu_times(proxy_pids))
                 busy = machine_busy() - busy_before

@@ -51,6 +51,23 @@ def database_threads() -> CapacityLimiter:
     return _loop_limiter(_database_threads, DATABASE_THREADS)
 
 
+BURST_THREADS = 1
+"""Worker threads, per process, for the writes a budget's burst lets through by the dozen at
+once: a new game (an address may start 200 at once: a school, or a flood's first second) and
+a hint's bookkeeping. In the database's threads, a read asked then waited behind every one of
+them (forty first games at once: a bystander's read 51-357 ms, bench/hostile.py --settle 0;
+with two processes on one SQLite file each write also waits for the other's lock). On a lane
+of their own they take their turns among themselves, and a read waits for at most one of
+them at the GIL (docs/holding-up.md)."""
+
+_burst_threads: RunVar[CapacityLimiter] = RunVar("pyramid_burst_threads")
+
+
+def burst_threads() -> CapacityLimiter:
+    """This event loop's limiter for the writes a burst piles up (``BURST_THREADS``)."""
+    return _loop_limiter(_burst_threads, BURST_THREADS)
+
+
 RELEASE_THREADS = 2
 """Worker threads that give pooled connections back (``release_threads``)."""
 
@@ -73,9 +90,11 @@ async def in_thread(work: Callable[..., T], *args: Any,
     return await to_thread.run_sync(work, *args, limiter=limiter or database_threads())
 
 
-async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
-    """Run a route's database work on a worker thread and close its session there as well,
-    so that ``get_session`` has no transaction left to end on a hop of its own."""
+async def in_one_hop(session: Session, work: Callable[[], T],
+                     limiter: CapacityLimiter | None = None) -> T:
+    """Run a route's database work on a worker thread (``limiter``'s, by default the
+    database's) and close its session there as well, so that ``get_session`` has no
+    transaction left to end on a hop of its own."""
 
     def run() -> T:
         try:
@@ -83,7 +102,7 @@ async def in_one_hop(session: Session, work: Callable[[], T]) -> T:
         finally:
             session.close()
 
-    return await in_thread(run)
+    return await in_thread(run, limiter=limiter)
 
 
 def lower_own_priority() -> None:

@@ -56,7 +56,7 @@ from app.web.core.deps import (
 from app.web.core.errors import RefusedRequest
 from app.web.core.i18n import gettext as _
 from app.web.core.refusals import say
-from app.web.core.threads import in_one_hop, in_thread
+from app.web.core.threads import burst_threads, in_one_hop, in_thread
 from app.web.services import actions, hints, racing, results, solving, spoilers, witness
 from app.web.views.apimodels import (
     AnalysisOut,
@@ -197,7 +197,7 @@ async def create(body: NewGame, request: Request, response: Response, session: S
         response.headers["Location"] = str(request.url_for("api_read", game_id=record.id))
         return with_etag(response, LoadedGame(record, load_game(record)))
 
-    return await in_one_hop(session, start)
+    return await in_one_hop(session, start, limiter=burst_threads())
 
 
 @router.get("/games/{game_id}", response_model=GameState, name="api_read",
