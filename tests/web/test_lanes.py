@@ -1,5 +1,5 @@
-"""The writes a budget's burst lets through by the dozen (new games, a hint's bookkeeping) take
-their turns on a lane of their own (``burst_threads``): a read never waits behind them."""
+"""The work a budget's burst lets through by the dozen (new games, a hint's database work)
+takes its turns on a lane of its own (``burst_threads``): a read never waits behind it."""
 
 from __future__ import annotations
 

@@ -52,13 +52,12 @@ def database_threads() -> CapacityLimiter:
 
 
 BURST_THREADS = 1
-"""Worker threads, per process, for the writes a budget's burst lets through by the dozen at
+"""Worker threads, per process, for the work a budget's burst lets through by the dozen at
 once: a new game (an address may start 200 at once: a school, or a flood's first second) and
-a hint's bookkeeping. In the database's threads, a read asked then waited behind every one of
-them (forty first games at once: a bystander's read 51-357 ms, bench/hostile.py --settle 0;
-with two processes on one SQLite file each write also waits for the other's lock). On a lane
-of their own they take their turns among themselves, and a read waits for at most one of
-them at the GIL (docs/holding-up.md)."""
+a hint's own database work (its checks and its count). In the database's threads, a read
+asked then waited behind every one of them (forty first games at once: a bystander's read
+51-357 ms, bench/hostile.py --settle 0). On a lane of their own they take their turns among
+themselves, and a read waits for at most one of them, at the GIL (docs/holding-up.md)."""
 
 _burst_threads: RunVar[CapacityLimiter] = RunVar("pyramid_burst_threads")
 

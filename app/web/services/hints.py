@@ -34,13 +34,16 @@ async def advise(session: Session, loaded: LoadedGame,
     result others see and the game does not play for it, SolverBusy when the queue is full.
     The session holds no connection while the search waits or runs."""
     actions.check_playing(loaded)
+    # Every hop of a hint's own is on the lane of the writes a burst piles up
+    # (``burst_threads``): a flood's first hints never make a read wait behind them.
+    lane = burst_threads()
     if loaded.record.race and (why := await in_thread(racing.hints_refused, session,
-                                                      loaded.record)):
+                                                      loaded.record, limiter=lane)):
         raise HTTPException(403, why)  # a race without hints
-    if await in_thread(_kept_back_then_released, session, loaded):
+    if await in_thread(_kept_back_then_released, session, loaded, limiter=lane):
         raise HintKeptBack()
     advice = await solving.QUEUE_OF_SEARCHES.run(player_id, solving._advice, loaded.game.copy())
-    await in_thread(_counted, session, loaded, advice[0].move, limiter=burst_threads())
+    await in_thread(_counted, session, loaded, advice[0].move, limiter=lane)
     return advice
 
 
@@ -55,9 +58,7 @@ def _kept_back_then_released(session: Session, loaded: LoadedGame) -> bool:
 
 
 def _counted(session: Session, loaded: LoadedGame, move: Move | None) -> None:
-    """A hint answered: counted on the game, then written down, in one hop on the lane of the
-    writes a burst piles up (``burst_threads``: a flood's first hints never make a read wait
-    behind them)."""
+    """A hint answered: counted on the game, then written down, in one hop."""
     count_hint_on(session, loaded)
     _note_hint(session, loaded, move)
 
