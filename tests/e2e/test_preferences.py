@@ -244,7 +244,11 @@ def test_a_first_game_shows_three_tips_until_dismissed(browser, server, width, h
         expect(page.locator('[data-tip="pairs"]')).to_be_visible()
         size = page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]")
-        page.locator("[data-tips-dismiss]:visible").first.click()
+        dismiss = page.locator("[data-tips-dismiss]:visible").first
+        saved_at = dismiss.get_attribute("formaction")
+        with page.expect_response(lambda r: r.request.method == "POST"
+                                  and r.url.endswith(saved_at)) as answer:
+            dismiss.click()
         expect(page.locator("html")).not_to_have_attribute("data-tips", "shown")
         for tip in ("pairs", "kings", "stock"):
             expect(page.locator(f'[data-tip="{tip}"]')).to_be_hidden()
@@ -252,7 +256,7 @@ def test_a_first_game_shows_three_tips_until_dismissed(browser, server, width, h
         # The tips took no room: the page is the same size without them.
         assert page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]") == size
-        page.wait_for_load_state("networkidle")
+        assert answer.value.ok  # kept for the player: the next page is drawn without them
         page.reload()
         expect(page.locator('[data-tip="pairs"]')).to_be_hidden()
         page.keyboard.press("d")  # the board plays on as before
