@@ -141,11 +141,13 @@ def test_the_left_handed_layout_puts_the_stock_left_of_the_pyramid(browser, serv
 def test_sounds_follow_the_play_and_the_button_turns_them_off(page):
     start_game(page, 3)
     sound = page.evaluate_handle("window.pyramidSound")
-    # Nothing before the player's first input, not even an audio context.
+    # The audio context is made ahead, once the page is still (making it at the first press
+    # would cost that press its frame), but nothing plays before the player's first input.
+    page.wait_for_function("() => window.pyramidSound.made()")
     assert page.evaluate("s => [s.played.length, s.started()]", sound) == [0, False]
     page.keyboard.press("d")
     wait_for_moves(page, 1)
-    # The audio is woken once the page is idle after that input (the first cue may be late).
+    # The input wakes it.
     page.wait_for_function("() => window.pyramidSound.started()")
     page.evaluate("s => { s.played.length = 0; }", sound)
     page.keyboard.press("d")
