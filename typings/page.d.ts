@@ -6,6 +6,9 @@ interface PyramidSound {
   play(what: string): void;
   /** The cues played so far (the tests read them). */
   played: string[];
+  /** The audio context is made (ahead, suspended until the first input). */
+  made(): boolean;
+  /** ...and an input has woken it: cues play. */
   started(): boolean;
 }
 

@@ -3,10 +3,20 @@
  * download or license): a pair, a King, a draw (or a recycle), a refused move, a win.
  *
  *  - Never before the player's first input on the page (a press or a key): until then nothing
- *    is created, and a page that loads on a won game stays silent. Browsers allow audio only
- *    after an input anyway. The audio context is made once the page is idle after that input
- *    (making one blocks the page for tens of milliseconds: never while a move is being
- *    drawn); a cue asked for meanwhile plays then, if it is still fresh.
+ *    plays, and a page that loads on a won game stays silent. Browsers allow audio only after
+ *    an input anyway.
+ *  - Never at the cost of a frame. Making an audio context blocks the page's thread: the first
+ *    one a browser makes waits there for the browser's audio service to start (in Chromium
+ *    70-200 ms with the CPU slowed 4x), which, made at the first input, cost a card press or
+ *    the solver's search its frames (docs/solver.md, "The board while a search runs"). So on
+ *    a board with sound on, the page first asks for the list of media devices, which starts
+ *    that service off its thread (a promise; nothing is listed or kept, no permission is
+ *    asked, and the list is empty without one), and once that is answered and the page is
+ *    still (idle, no card in flight) it makes the context, in a few milliseconds, and
+ *    suspends it if the browser let it run: silent until the first input, which resumes it
+ *    (an input is what browsers ask for before audio). A cue asked for before the context is
+ *    made (sound turned on later, or an input before the page was still) makes it the same
+ *    way, and plays then if it is still fresh.
  *  - Only while <html data-sound="on"> (the player's preference, drawn by the server; the
  *    speaker button flips it: preferences.js).
  *  - Quiet and short (under half a second, the win under a second), so fast play never
@@ -20,6 +30,7 @@
   "use strict";
 
   var context = null, master = null, heardInput = false, waking = false, pending = null;
+  var noise = null;  // the draw's burst of noise, made once a context
   var played = [];
   var FRESH = 300;  // ms a cue may wait for the audio context before it is dropped
 
@@ -38,16 +49,38 @@
     return context;
   }
 
-  function firstInput(event) {
-    if (!event.isTrusted) return;
-    heardInput = true;
-    document.removeEventListener("pointerdown", firstInput, true);
-    document.removeEventListener("keydown", firstInput, true);
-    if (wanted()) wake();
+  function warm() {
+    // The browser's audio service started off this thread (see above); resolves either way.
+    var devices = navigator.mediaDevices;
+    if (!devices || !devices.enumerateDevices) return Promise.resolve();
+    try {
+      return devices.enumerateDevices().then(function () {}, function () {});
+    } catch (e) { return Promise.resolve(); }
   }
+
+  function resume() {
+    // After an input (a gesture, as browsers ask): the context made ahead runs.
+    if (context && heardInput && context.state === "suspended") {
+      try { context.resume(); } catch (e) { /* audio is a nicety */ }
+    }
+  }
+
+  function input(event) {
+    if (!event.isTrusted) return;
+    if (!heardInput) {
+      heardInput = true;
+      if (wanted()) ready();
+    }
+    resume();
+    // Kept while the context is not running: some browsers count only a release (a click, a
+    // pointer or key up) as the gesture that lets audio start.
+    if (context && context.state === "running") {
+      for (var i = 0; i < GESTURES.length; i++) document.removeEventListener(GESTURES[i], input, true);
+    }
+  }
+  var GESTURES = ["pointerdown", "keydown", "pointerup", "click", "keyup"];
   // Capture, so it runs before the board's own handler reads the same input.
-  document.addEventListener("pointerdown", firstInput, true);
-  document.addEventListener("keydown", firstInput, true);
+  for (var g = 0; g < GESTURES.length; g++) document.addEventListener(GESTURES[g], input, true);
 
   function whenStill(work) {
     // When the page is next idle and no card is in flight (static/js/board/motion.js): on a
@@ -60,18 +93,26 @@
     }, { timeout: 250 });
   }
 
-  function wake() {
-    // The audio context, made when the page is next still; then any fresh pending cue plays.
+  function ready() {
+    // The audio context, made warm when the page is next still: suspended until the first
+    // input; then any fresh pending cue plays.
     if (context || waking) return;
     waking = true;
-    whenStill(function () {
+    warm().then(function () { whenStill(function () {
       var c = audio();
-      if (c && c.state === "suspended") c.resume();
+      if (!c) return;
+      if (!heardInput) {
+        if (c.state === "running") c.suspend();
+        return;
+      }
+      resume();
       var cue = pending;
       pending = null;
-      if (c && cue && performance.now() - cue.at < FRESH) sound(c, cue.name);
-    });
+      if (cue && performance.now() - cue.at < FRESH) sound(c, cue.name);
+    }); });
   }
+  // Made ahead on a board (this script is on every page; only a board plays).
+  if (wanted() && document.getElementById("board")) ready();
 
   /* --- the voices ------------------------------------------------------------------------- */
   function tone(c, at, o) {
@@ -88,11 +129,14 @@
     osc.stop(at + o.length + 0.02);
   }
   function flick(c, at, length, centre, gain) {
-    // A burst of filtered noise: a card sliding off the stock.
-    var frames = Math.ceil(c.sampleRate * length);
-    var buffer = c.createBuffer(1, frames, c.sampleRate);
-    var data = buffer.getChannelData(0);
-    for (var i = 0; i < frames; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / frames);
+    // A burst of filtered noise: a card sliding off the stock (the noise made once).
+    if (!noise || noise.length !== Math.ceil(c.sampleRate * length)) {
+      var frames = Math.ceil(c.sampleRate * length);
+      noise = c.createBuffer(1, frames, c.sampleRate);
+      var data = noise.getChannelData(0);
+      for (var i = 0; i < frames; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / frames);
+    }
+    var buffer = noise;
     var source = c.createBufferSource(), filter = c.createBiquadFilter(), amp = c.createGain();
     source.buffer = buffer;
     filter.type = "bandpass";
@@ -150,12 +194,15 @@
     var cue = cueOf(String(what));
     if (!cue || !heardInput || !wanted()) return;
     if (context) sound(context, cue);
-    else { pending = { name: cue, at: performance.now() }; wake(); }
+    else { pending = { name: cue, at: performance.now() }; ready(); }
   }
 
   window.pyramidSound = {
     play: play,
     played: played,
-    started: function () { return context !== null; }
+    // The audio context is made (suspended until the first input)...
+    made: function () { return context !== null; },
+    // ...and woken by an input: cues play at once.
+    started: function () { return context !== null && heardInput; }
   };
 })();

@@ -171,6 +171,52 @@ def test_an_illegal_pair_explains_itself_and_undo_takes_back(page):
     assert "Took back" in page.locator("#message").inner_text()
 
 
+WATCH_BOARD = """() => {
+  window.boardChanges = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      window.boardChanges.push([r.type, r.target.dataset?.card || r.target.nodeName,
+                                r.attributeName]);
+    }
+  }).observe(document.getElementById('board'),
+             { attributes: true, childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_a_selection_changes_its_card_alone_as_the_whole_board_draws_it(page):
+    """A press that selects or drops a card (a pyramid card, the waste's, the stock's; a press,
+    a second press, Esc) changes that card's class and aria-pressed and nothing else on the
+    board: drawing the whole board for it cost a slow phone its frame. The board is then the
+    board drawn whole."""
+    open_deal(page)
+    page.keyboard.press("d")  # a card on the waste, another on the stock
+    wait_for_moves(page, 1)
+    game = Game(Deal.from_number(DEAL))
+    game.play(Move.draw())
+    pyramid = next(c for c in game.free_cards()
+                   if not c.is_king and c not in (game.stock_top, game.waste_top))
+    presses = [(pyramid.name, "true"), (pyramid.name, "false"), (game.waste_top.name, "true"),
+               ("Escape", "false"), (game.stock_top.name, "true"), (game.stock_top.name, "false")]
+    last = None
+    for press, pressed in presses:
+        page.evaluate(WATCH_BOARD)
+        if press == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.click(f'#board button[data-card="{press}"]')
+            last = press
+        page.wait_for_selector(f'#board button[data-card="{last}"][aria-pressed="{pressed}"]')
+        changes = page.evaluate("window.boardChanges")
+        assert changes and all(kind == "attributes" and card == last
+                               and name in ("class", "aria-pressed")
+                               for kind, card, name in changes), changes
+        assert page.locator("#board button.selected").count() == (pressed == "true")
+        drawn = board_html(page)
+        page.evaluate("window.pyramidBoard.draw()")
+        assert board_html(page) == drawn
+    settled(page)
+
+
 def test_reload_and_server_restart_keep_the_position(page, server):
     url = open_deal(page, DEAL, "?goal=wholedeck&passes=2")
     for number, move in enumerate(winning_line()[:6], start=1):

@@ -141,11 +141,13 @@ def test_the_left_handed_layout_puts_the_stock_left_of_the_pyramid(browser, serv
 def test_sounds_follow_the_play_and_the_button_turns_them_off(page):
     start_game(page, 3)
     sound = page.evaluate_handle("window.pyramidSound")
-    # Nothing before the player's first input, not even an audio context.
+    # The audio context is made ahead, once the page is still (making it at the first press
+    # would cost that press its frame), but nothing plays before the player's first input.
+    page.wait_for_function("() => window.pyramidSound.made()")
     assert page.evaluate("s => [s.played.length, s.started()]", sound) == [0, False]
     page.keyboard.press("d")
     wait_for_moves(page, 1)
-    # The audio is woken once the page is idle after that input (the first cue may be late).
+    # The input wakes it.
     page.wait_for_function("() => window.pyramidSound.started()")
     page.evaluate("s => { s.played.length = 0; }", sound)
     page.keyboard.press("d")
@@ -244,7 +246,11 @@ def test_a_first_game_shows_three_tips_until_dismissed(browser, server, width, h
         expect(page.locator('[data-tip="pairs"]')).to_be_visible()
         size = page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]")
-        page.locator("[data-tips-dismiss]:visible").first.click()
+        dismiss = page.locator("[data-tips-dismiss]:visible").first
+        saved_at = dismiss.get_attribute("formaction")
+        with page.expect_response(lambda r: r.request.method == "POST"
+                                  and r.url.endswith(saved_at)) as answer:
+            dismiss.click()
         expect(page.locator("html")).not_to_have_attribute("data-tips", "shown")
         for tip in ("pairs", "kings", "stock"):
             expect(page.locator(f'[data-tip="{tip}"]')).to_be_hidden()
@@ -252,7 +258,7 @@ def test_a_first_game_shows_three_tips_until_dismissed(browser, server, width, h
         # The tips took no room: the page is the same size without them.
         assert page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]") == size
-        page.wait_for_load_state("networkidle")
+        assert answer.value.ok  # kept for the player: the next page is drawn without them
         page.reload()
         expect(page.locator('[data-tip="pairs"]')).to_be_hidden()
         page.keyboard.press("d")  # the board plays on as before

@@ -104,7 +104,7 @@ export class Board {
       if (this.local.selected) {
         const name = this.local.selected;
         this.local.selected = null;
-        this.draw();
+        this.drawSelection();
         if (!input.quietly) this.say(say("deselected", { card: cardLong(name) }));
         else this.say("");
       }
@@ -143,7 +143,7 @@ export class Board {
       cue("refused");
       return;
     }
-    this.draw();
+    this.drawSelection();  // a card selected or dropped: nothing else changes
     this.say(read.message);
     this.drawer.painted(at);
   }
@@ -291,6 +291,12 @@ export class Board {
     this.drawer.draw(this.local, this.record, this.clock.seconds(), this.canPlay);
     showHelpers(this);
     tipsDone(this.root, this.local.game);
+  }
+
+  /** The selection drawn after a press that only selected or dropped a card (the position
+   * unchanged): that card alone, unless the board must be drawn whole (marks to take off). */
+  drawSelection() {
+    if (!this.drawer.selection(this.local.selected)) this.draw();
   }
 
   /** @param {string} text @param {boolean} [refused] */

@@ -19,6 +19,7 @@ export class Marks {
     this.refused = new Set();
   }
   clear() { this.hinted.clear(); this.hintedAction = null; this.refused.clear(); }
+  get empty() { return !this.hinted.size && !this.hintedAction && !this.refused.size; }
 }
 
 let facesTemplate = null;
@@ -262,6 +263,32 @@ export function drawBoard(board, local, marks, { canPlay }) {
   for (const control of board.querySelectorAll("[data-action=restart], [data-action=new]")) {
     control.closest(".controls")?.toggleAttribute("hidden", !canMove);
   }
+}
+
+/** The selection alone drawn: `name` (or none) selected, every other card not, as drawBoard
+ * draws them (buttonAttributes: "selected" after "free" in the class, aria-pressed), and
+ * nothing else touched. A press that selects or drops a card changes only that, and a slow
+ * phone feels the whole board drawn again (a frame over 50 ms at 4x). False when `name` is not
+ * drawn as a free card's button: the whole board must be drawn.
+ * @param {HTMLElement} board @param {string|null} name */
+export function drawSelection(board, name) {
+  const button = name === null ? null : board.querySelector(`button.free[data-card="${name}"]`);
+  if (name !== null && !button) return false;
+  for (const other of board.querySelectorAll("button.selected[data-card]")) {
+    if (other !== button) markSelected(other, false);
+  }
+  if (button) markSelected(button, true);
+  return true;
+}
+
+function markSelected(button, selected) {
+  const names = button.className.split(/\s+/).filter((n) => n && n !== "selected");
+  if (selected) names.splice(names.indexOf("free") + 1, 0, "selected");
+  const text = names.join(" ");
+  if (button.getAttribute("class") !== text) button.setAttribute("class", text);
+  const pressed = selected ? "true" : (button.disabled ? null : "false");
+  if (pressed === null) button.removeAttribute("aria-pressed");
+  else if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
 }
 
 /** The counters above the board. */

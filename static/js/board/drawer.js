@@ -3,7 +3,7 @@
  * counters, the message line, the cards in flight, the offline banner. The board
  * (controller.js) decides; the drawer draws. */
 
-import { Marks, drawBoard, drawCounters } from "./draw.js";
+import { Marks, drawBoard, drawCounters, drawSelection } from "./draw.js";
 import { focusOnBoard, keepFocus, roving } from "./input.js";
 import { Motion } from "./motion.js";
 
@@ -15,6 +15,8 @@ export class Drawer {
     this.root = root;
     this.marks = new Marks();
     this.motion = new Motion(root);
+    /** Marks (hinted, refused cards) on the board as last drawn. */
+    this.marked = false;
   }
 
   /** The whole board drawn from `local`; `record` is saved.js's record of it.
@@ -24,6 +26,7 @@ export class Drawer {
     const focused = focusOnBoard(this.root);
     this.versioned(record.server);
     drawBoard(this.root, local, this.marks, { canPlay });
+    this.marked = !this.marks.empty;
     drawCounters(local, seconds);
     document.documentElement.dataset.inputs = String(record.steps.length);
     // Where the focus goes when its card left is measured in the next frame, when the page is
@@ -32,6 +35,15 @@ export class Drawer {
       requestAnimationFrame(() => keepFocus(this.root, focused));
     }
     roving(this.root);
+  }
+
+  /** Only the selection changed since the board was last drawn: `name` (or none) is the
+   * selected card now. Drawn alone (one or two cards' class and aria-pressed), unless marks
+   * drawn before must go too, or the card is not a free card's button: then false, and the
+   * whole board is drawn. @param {string|null} name */
+  selection(name) {
+    if (this.marked || !this.marks.empty) return false;
+    return drawSelection(this.root, name);
   }
 
   /** The server has confirmed steps the board already shows: only what says so changes.

@@ -206,7 +206,11 @@ export function roving(root) {
   const current = cards.find((c) => c === document.activeElement)
     || cards.find((c) => c.getAttribute("tabindex") === "0") || cards[0];
   for (const card of root.querySelectorAll("button[data-card]")) {
-    card.setAttribute("tabindex", card === current ? "0" : "-1");
+    const index = card === current ? "0" : "-1";
+    // Set only where it changes: a write, even of the same value, makes the browser look at
+    // the card's style again, and a move's drawing (static/js/board/drawer.js) comes here
+    // with every free card.
+    if (card.getAttribute("tabindex") !== index) card.setAttribute("tabindex", index);
   }
 }
 
