@@ -16,9 +16,27 @@ import { sayCount } from "./board/words.js";
 
 const PACK_AGE = 6 * 3600 * 1000;  // ms before the offline pack is fetched again
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* no offline play */ });
+const INSTALL_TRIES = 4;  // a first install that fails is tried again while the page is open
+const INSTALL_WAIT = 3000;  // ms before it is tried again, doubled at each try
+
+/** Register the service worker. A first install fails as a whole when one of the shell's files
+ * does not come (a train's network, a server busy for a moment): the page would then have no
+ * offline play until the next page opened, so it tries again, a few times, while it is open.
+ * @param {number} tried */
+function install(tried) {
+  const again = () => {
+    if (tried + 1 < INSTALL_TRIES) setTimeout(() => install(tried + 1), INSTALL_WAIT * 2 ** tried);
+  };
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((registration) => {
+    const worker = registration.installing || registration.waiting || registration.active;
+    if (!worker) return again();
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "redundant" && !registration.active) again();
+    });
+  }, again);
 }
+
+if ("serviceWorker" in navigator) install(0);
 
 function notice(text) {
   const box = foundOrMade("[data-synced]", "p",

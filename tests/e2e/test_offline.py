@@ -294,3 +294,21 @@ def test_statistics_offline_after_the_cookies_are_cleared_show_nobody_s(page):
         assert "Previous Player" not in page.content()
     finally:
         page.context.set_offline(False)
+
+
+def test_a_first_install_that_fails_is_tried_again_while_the_page_is_open(browser, tmp_path):
+    """One of the shell's files refused once (tests/e2e/flaky_server.py): the install fails as
+    a whole; the page tries again, and is controlled without being opened again."""
+    site = Server(f"sqlite:///{tmp_path / 'flaky.db'}", app="tests.e2e.flaky_server:app")
+    site.migrate()
+    site.start()
+    context = browser.new_context(base_url=site.url, service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto("/")
+        controlled(page)
+        assert len(page.request.get("/__failed").json()) == 1  # the first install did fail
+        assert page.evaluate("async () => (await caches.keys()).length") == 1
+    finally:
+        context.close()
+        site.stop()
