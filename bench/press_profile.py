@@ -37,7 +37,7 @@ from device_hints import open_game, p95
 from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import conditions, start_server
-from search_feel import CARD, SEARCHING, WATCH, feel_count, press_card
+from search_feel import CARD, SEARCHING, feel_count, instrumented_browser, press_card
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -182,16 +182,7 @@ def main() -> None:
         process, url = start_server(Path(folder) / "bench.db")
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium,
-                                                     args=["--no-sandbox"])
-                original = browser.new_context
-
-                def instrumented(**kwargs):
-                    context = original(**kwargs)
-                    context.add_init_script(WATCH)
-                    return context
-
-                browser.new_context = instrumented  # type: ignore[method-assign]
+                browser = instrumented_browser(playwright, chromium)
                 feel, draws = record(browser, url, args.deal, args.cpu, args.presses, keep)
                 browser.close()
         finally:

@@ -185,6 +185,20 @@ def report(title: str, found: dict) -> None:
         print(f"    {unattributed:6.0f} ms not in any script (style, layout, paint, waiting)")
 
 
+
+def instrumented_browser(playwright, chromium: str):
+    """Chromium whose every new context runs ``WATCH`` before the page's scripts."""
+    browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+    original = browser.new_context
+
+    def instrumented(**kwargs):
+        context = original(**kwargs)
+        context.add_init_script(WATCH)
+        return context
+
+    browser.new_context = instrumented
+    return browser
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpu", type=float, default=4, help="Chromium's CPU slow-down")
@@ -200,16 +214,7 @@ def main() -> None:
         process, url = start_server(Path(folder) / "bench.db")
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium,
-                                                     args=["--no-sandbox"])
-                original = browser.new_context
-
-                def instrumented(**kwargs):
-                    context = original(**kwargs)
-                    context.add_init_script(WATCH)
-                    return context
-
-                browser.new_context = instrumented  # type: ignore[method-assign]
+                browser = instrumented_browser(playwright, chromium)
                 print(f"deal {args.deal}, whole deck, 2 passes; CPU slowed {args.cpu:g}x")
                 report("worker searching", session(browser, url, args.deal, args.cpu,
                                                    args.presses, True))
