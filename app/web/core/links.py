@@ -13,16 +13,41 @@ from urllib.parse import urlencode
 
 from jinja2 import pass_context
 from starlette.requests import HTTPConnection
+from starlette.routing import BaseRoute, NoMatchFound
 
 from app.engine import Variant
 from app.settings import Settings
+
+
+def _route_named(app: Any, name: str) -> BaseRoute | None:
+    """The first of ``app``'s routes called ``name`` (None when there is none), found in an
+    index kept on the app (with how many routes it had: tests add routes to an app).
+    Starlette's ``url_path_for`` asks the routes in turn, each one not called ``name``
+    refusing with an exception raised and caught; a page writes a dozen links or more, and the
+    404 page spent a third of its time there (a flood of 404s held the event loop)."""
+    routes = app.router.routes
+    known = getattr(app.state, "routes_by_name", None)
+    if known is None or known[0] != len(routes):
+        index: dict[str, BaseRoute] = {}
+        for route in routes:
+            if (route_name := getattr(route, "name", None)) is not None:
+                index.setdefault(route_name, route)
+        known = app.state.routes_by_name = (len(routes), index)
+    return known[1].get(name)
 
 
 def path_for(request: HTTPConnection, name: str, /, query: dict[str, Any] | None = None,
              **params: Any) -> str:
     """The path of the route called ``name`` with these path parameters, and ``query`` (its
     None values left out) as the query string."""
-    path = str(request.app.url_path_for(name, **{k: str(v) for k, v in params.items()}))
+    texts = {k: str(v) for k, v in params.items()}
+    route = _route_named(request.app, name)
+    try:
+        if route is None:
+            raise NoMatchFound(name, texts)
+        path = str(route.url_path_for(name, **texts))
+    except NoMatchFound:  # a mount's inner name, or a second route of that name: as Starlette
+        path = str(request.app.url_path_for(name, **texts))
     wanted = {key: value for key, value in (query or {}).items() if value is not None}
     return f"{path}?{urlencode(wanted)}" if wanted else path
 
