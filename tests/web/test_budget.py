@@ -200,6 +200,28 @@ def test_a_refusal_comes_in_the_shape_the_page_asked_for(tight):
     assert form.text.startswith("<!doctype html>") and "Too many requests" in form.text
 
 
+def test_an_address_drawn_many_404_pages_gets_short_ones_and_its_pages_still(sqlite_url):
+    """A scanner's flood of addresses that name nothing: past ADDRESS_NOT_FOUND_BURST pages,
+    its 404s are short (no template, no route: ``refuse``'s page), while an address that names
+    something is served as always; the short ones spend nothing more."""
+    app = create_app(make_settings(sqlite_url, address_not_found_burst=2,
+                                   address_not_found_per_second=0.01))
+    with TestClient(app) as client:
+        drawn = [client.get(f"/no-such-page-{n}") for n in range(3)]
+        assert [answer.status_code for answer in drawn] == [404] * 3
+        assert all('name="csrf-token"' in answer.text for answer in drawn)  # the site's page
+        short = [client.get("/no-such-page"), client.get("/api/no-such")]
+        assert [answer.status_code for answer in short] == [404, 404]
+        assert short[0].text.startswith("<!doctype html>")
+        assert 'name="csrf-token"' not in short[0].text and "Page not found" in short[0].text
+        assert "There is nothing at this address" in short[1].json()["detail"]
+        assert client.get("/rules").status_code == 200  # what names something is served
+        assert client.post("/games/no-such/play").status_code in (403, 404)  # a route's own
+    buckets = Buckets(clock=lambda: 0.0)
+    key = ("not_found", "a")
+    assert buckets.has(key, 1.0, 1) and buckets.take([(key, 1.0, 1)]) == 0
+    assert not buckets.has(key, 1.0, 1)
+
 def test_a_bucket_refills_at_its_rate():
     now = [0.0]
     buckets = Buckets(clock=lambda: now[0])

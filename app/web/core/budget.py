@@ -40,10 +40,11 @@ from collections.abc import Callable, Iterable
 
 from starlette.requests import cookie_parser
 from starlette.routing import BaseRoute, Match
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import Settings
 from app.web.core import metrics
+from app.web.core.errors import MESSAGES, TITLES
 from app.web.core.i18n import gettext as _
 from app.web.core.player import PlayerCookie
 from app.web.core.scope import Client, current_client
@@ -100,6 +101,12 @@ class Costs:
                         for route in by_name[name]]
         self.methods = frozenset(method for route, _kind, _asked in self.routes
                                  for method in getattr(route, "methods", None) or ())
+        self.every_route = [route for routes_of_name in by_name.values()
+                            for route in routes_of_name]
+
+    def names_something(self, scope: Scope) -> bool:
+        """Whether any route answers this request's path (whatever its method)."""
+        return any(route.matches(scope)[0] is not Match.NONE for route in self.every_route)
 
     def of(self, scope: Scope) -> str | None:
         """The budget a request spends from, or None when it costs nothing worth counting."""
@@ -138,6 +145,14 @@ class Buckets:
         for level, (key, rate, burst) in zip(levels, keys, strict=True):
             self._tokens[key] = (level - 1, now, now + (burst - level + 1) / rate)
         return 0
+
+    def has(self, key: tuple, rate: float, burst: int) -> bool:
+        """Whether ``key``'s bucket has a token now (none is taken)."""
+        kept = self._tokens.get(key)
+        if kept is None:  # a missing bucket is a full one
+            return True
+        tokens, when, _full = kept
+        return min(float(burst), tokens + (self.clock() - when) * rate) >= 1
 
     def sweep(self, now: float) -> None:
         """Drop the buckets that are full again (a missing bucket is a full one)."""
@@ -181,6 +196,8 @@ class Budget:
         self.costs: Costs | None = None
         """Made at the first request, once the app has all its routes."""
         self.budgets = settings.budgets
+        self.not_found = (settings.address_not_found_per_second,
+                          settings.address_not_found_burst)
         self.buckets = Buckets(clock)
         self.cookies = PlayerCookie(settings)
         self.cookie_name = settings.cookie_name
@@ -209,8 +226,22 @@ class Budget:
                 await refuse(scope, send, 429, _("Too many requests"), REFUSALS[kind](),
                              headers=[(b"retry-after", str(wait).encode())])
                 return
+        # 404 pages: an address drawn too many of them lately (a scanner's flood) gets a short
+        # 404 for an address that names nothing, before any route or template.
+        lost = ("not_found", address)
+        lost_rate, lost_burst = self.not_found
+        if not self.buckets.has(lost, lost_rate, lost_burst + 1) and not (
+                self.costs.names_something(scope)):
+            await refuse(scope, send, 404, _(TITLES[404]), _(MESSAGES[404]))
+            return
+
+        async def counted(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 404:
+                self.buckets.take([(lost, lost_rate, lost_burst + 1)])
+            await send(message)
+
         token = current_client.set(Client(address, scope.setdefault("state", {})))
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, counted)
         finally:
             current_client.reset(token)
