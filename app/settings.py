@@ -178,13 +178,10 @@ class Settings(BaseSettings):
                                         description="Imports and exports past the rate one "
                                                     "address may make at once.")
     address_not_found_per_second: float = Field(
-        default=5, gt=0, le=10_000,
-        description="Answers 404 one address may be drawn a page for a second, after "
-                    "ADDRESS_NOT_FOUND_BURST; past it, an address that names nothing gets a "
-                    "short 404 before any route or template (a scanner's flood).")
-    address_not_found_burst: int = Field(default=50, ge=0, le=100_000,
-                                         description="404 pages past the rate one address "
-                                                     "may be drawn at once.")
+        default=5, gt=0, le=10_000, description="404 pages drawn for one address a second, "
+        "after ADDRESS_NOT_FOUND_BURST; past it, a short 404 (a scanner's flood).")
+    address_not_found_burst: int = Field(default=50, ge=0, le=100_000, description="404 pages "
+                                         "past the rate one address may be drawn at once.")
     # Races (docs/races.md): the time limit, the countdown, the live streams' limits.
     race_limit_minutes: int = Field(default=15, ge=1, le=240,
                                     description="A race ends this long after its start.")
