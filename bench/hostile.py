@@ -23,6 +23,8 @@ asked ten times a second, in this process; the hostile clients run in a process 
   for a hint every 50 ms and ignore Retry-After;
 - ``flood-games``: forty clients without a cookie (a new player at each request) start a new
   game every 50 ms and ignore Retry-After.
+- ``flood-unknown``: forty clients ask for addresses that name nothing (``GET /nope-<n>``), a
+  scanner's way, every 50 ms.
 
 The flooders are bare HTTP/1.1 clients on kept-alive connections (``Connection``), as a script
 that floods would be: httpx's clients cost a millisecond of CPU a request, which on this
@@ -76,7 +78,8 @@ except ImportError:  # a checkout from before issue 34, measured for comparison
     from app.web.devices import ExportSigner  # type: ignore[no-redef]
     SIGNS_BYTES = OWNED = False
 
-SCENARIOS = ("quiet", "crafted-import", "imports", "stalled-exports", "flood", "flood-games")
+SCENARIOS = ("quiet", "crafted-import", "imports", "stalled-exports", "flood", "flood-games",
+             "flood-unknown")
 EXPORT_GAMES = 8_000
 FLOOD_CLIENTS = 40
 FLOOD_PERIOD = 0.05
@@ -245,14 +248,27 @@ class Connection:
         self.reader = self.writer = None
 
 
-async def flooder(base: str, games: bool, until: float, sent: list) -> None:
+async def flooder(base: str, games: bool, until: float, sent: list,
+                  unknown: bool = False) -> None:
     """One flooding client: a request every ``FLOOD_PERIOD`` seconds, whatever the answer
     (Retry-After ignored); (when sent, status) of each into ``sent``. ``games``: a new game
-    each time, without a cookie; else a hint on its own game, as the player its first game
-    made it."""
+    each time, without a cookie; ``unknown``: a GET of an address that names nothing; else a
+    hint on its own game, as the player its first game made it."""
     connection = Connection(base)
     cookie = ""
     path = "/api/games"
+    if unknown:
+        while time.monotonic() < until:
+            began = time.monotonic()
+            try:
+                status, _headers, _content = await connection.request(
+                    "GET", f"/nope-{len(sent)}")
+                sent.append((began, status))
+            except (OSError, IndexError, ValueError, asyncio.IncompleteReadError) as exc:
+                sent.append((began, type(exc).__name__))
+            await asyncio.sleep(max(0.0, FLOOD_PERIOD - (time.monotonic() - began)))
+        connection.close()
+        return
     if not games:  # its first game, asked for again at the flood's pace until it has one
         while time.monotonic() < until:
             began = time.monotonic()
@@ -279,7 +295,7 @@ async def flooder(base: str, games: bool, until: float, sent: list) -> None:
 
 
 def flood(base: str, games: bool, duration: float, window: tuple[float, float],
-          results) -> None:
+          results, unknown: bool = False) -> None:
     """``FLOOD_CLIENTS`` flooders for ``duration`` seconds; the answers to the requests sent
     within ``window`` (monotonic times: the bystander's) by status, and the window's length."""
     import gc
@@ -289,7 +305,8 @@ def flood(base: str, games: bool, duration: float, window: tuple[float, float],
     sent: list = []
 
     async def run() -> None:
-        await asyncio.gather(*(flooder(base, games, until, sent) for _ in range(FLOOD_CLIENTS)))
+        await asyncio.gather(*(flooder(base, games, until, sent, unknown)
+                               for _ in range(FLOOD_CLIENTS)))
 
     run_loop(run())
     start, end = window
@@ -312,8 +329,9 @@ def hostile(scenario: str, base: str, secret_key: str, duration: float, results,
     threads = []
     import threading
 
-    if scenario in ("flood", "flood-games"):
-        flood(base, scenario == "flood-games", duration, window, results)
+    if scenario in ("flood", "flood-games", "flood-unknown"):
+        flood(base, scenario == "flood-games", duration, window, results,
+              unknown=scenario == "flood-unknown")
         return
     if scenario == "crafted-import":
         payload = crafted_import()
