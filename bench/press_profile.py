@@ -37,7 +37,7 @@ from device_hints import open_game, p95
 from machine import chromium as find_chromium
 from machine import speed_line
 from play_feel import conditions, start_server
-from search_feel import CARD, SEARCHING, feel_count, instrumented_browser, press_card
+from search_feel import CARD, SEARCHING, draw, feel_count, instrumented_browser, press_card
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -60,13 +60,8 @@ def record(browser, url: str, deal: int, cpu: float, presses: int,
     feel: list[float] = []
     draws = 0
     while len(feel) < presses and draws < 48:
-        count = feel_count(page)
-        asked = page.evaluate("window.benchSearches.length")
-        page.keyboard.press("d")
         draws += 1
-        page.wait_for_selector(f'#board[data-moves="{draws}"]', state="attached")
-        page.wait_for_function("(n) => window.pyramidFeel.length > n", arg=count)
-        page.wait_for_function("(n) => window.benchSearches.length > n", arg=asked)
+        draw(page, draws)
         card = page.evaluate(CARD)
         while card and len(feel) < presses and page.evaluate(SEARCHING):
             for _ in range(2):

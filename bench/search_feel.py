@@ -104,6 +104,18 @@ def press_card(page, name: str) -> None:
     page.wait_for_function("(n) => window.pyramidFeel.length > n", arg=count)
 
 
+
+def draw(page, moves: int, worker: bool = True) -> None:
+    """Press D, the game's ``moves``-th move, and wait until it is painted and, with a worker,
+    until the new position's search is asked (once the draw is painted)."""
+    count = feel_count(page)
+    asked = page.evaluate("window.benchSearches.length")
+    page.keyboard.press("d")
+    page.wait_for_selector(f'#board[data-moves="{moves}"]', state="attached")
+    page.wait_for_function("(n) => window.pyramidFeel.length > n", arg=count)
+    if worker:
+        page.wait_for_function("(n) => window.benchSearches.length > n", arg=asked)
+
 def session(browser, url: str, deal: int, cpu: float, presses: int, worker: bool) -> dict:
     context, page = open_game(browser, url, deal, "wholedeck", 2, 0, worker)
     if worker:  # the board's first verdict done: the searches measured are the presses'
@@ -117,15 +129,9 @@ def session(browser, url: str, deal: int, cpu: float, presses: int, worker: bool
     windows: list[tuple[float, float]] = []
     draws = 0
     while len(card_feel) < presses and draws < 48:
-        count = feel_count(page)
-        asked = page.evaluate("window.benchSearches.length")
-        page.keyboard.press("d")
         draws += 1
-        page.wait_for_selector(f'#board[data-moves="{draws}"]', state="attached")
-        page.wait_for_function("(n) => window.pyramidFeel.length > n", arg=count)
+        draw(page, draws, worker)
         draw_feel.append(page.evaluate("window.pyramidFeel[window.pyramidFeel.length - 1]"))
-        if worker:  # the search of the new position, asked once the draw is painted
-            page.wait_for_function("(n) => window.benchSearches.length > n", arg=asked)
         card = page.evaluate(CARD)
         while card and len(card_feel) < presses and (not worker or page.evaluate(SEARCHING)):
             for _ in range(2):

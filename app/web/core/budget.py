@@ -132,10 +132,7 @@ class Buckets:
         """Take a token from each of ``keys`` ((key, rate, burst)) when every one has one:
         0; else nothing is taken, and the seconds until all of them would have one."""
         now = self.clock()
-        levels = []
-        for key, rate, burst in keys:
-            tokens, when, _full = self._tokens.get(key, (float(burst), now, now))
-            levels.append(min(float(burst), tokens + (now - when) * rate))
+        levels = [self._level(key, rate, burst, now) for key, rate, burst in keys]
         short = [(1 - level) / rate
                  for level, (_key, rate, _burst) in zip(levels, keys, strict=True) if level < 1]
         if short:
@@ -148,11 +145,12 @@ class Buckets:
 
     def has(self, key: tuple, rate: float, burst: int) -> bool:
         """Whether ``key``'s bucket has a token now (none is taken)."""
-        kept = self._tokens.get(key)
-        if kept is None:  # a missing bucket is a full one
-            return True
-        tokens, when, _full = kept
-        return min(float(burst), tokens + (self.clock() - when) * rate) >= 1
+        return self._level(key, rate, burst, self.clock()) >= 1
+
+    def _level(self, key: tuple, rate: float, burst: int, now: float) -> float:
+        """The tokens in ``key``'s bucket at ``now`` (a missing bucket is a full one)."""
+        tokens, when, _full = self._tokens.get(key, (float(burst), now, now))
+        return min(float(burst), tokens + (now - when) * rate)
 
     def sweep(self, now: float) -> None:
         """Drop the buckets that are full again (a missing bucket is a full one)."""

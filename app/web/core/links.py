@@ -8,6 +8,7 @@ for the few links that leave the page (share links, exports), on BASE_URL when i
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 from urllib.parse import urlencode
 
@@ -41,13 +42,12 @@ def path_for(request: HTTPConnection, name: str, /, query: dict[str, Any] | None
     """The path of the route called ``name`` with these path parameters, and ``query`` (its
     None values left out) as the query string."""
     texts = {k: str(v) for k, v in params.items()}
-    route = _route_named(request.app, name)
-    try:
-        if route is None:
-            raise NoMatchFound(name, texts)
-        path = str(route.url_path_for(name, **texts))
-    except NoMatchFound:  # a mount's inner name, or a second route of that name: as Starlette
-        path = str(request.app.url_path_for(name, **texts))
+    route, found = _route_named(request.app, name), None
+    if route is not None:
+        with suppress(NoMatchFound):
+            found = route.url_path_for(name, **texts)
+    # Else a mount's inner name, or a second route of that name: as Starlette finds it.
+    path = str(found or request.app.url_path_for(name, **texts))
     wanted = {key: value for key, value in (query or {}).items() if value is not None}
     return f"{path}?{urlencode(wanted)}" if wanted else path
 
