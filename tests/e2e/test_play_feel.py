@@ -66,6 +66,10 @@ def replayed(state: dict) -> Game:
 
 
 def test_six_quick_draws_make_six_draws(page):
+    """And the solver's worker, asked for a verdict after each, is started once: ending it
+    at every quick press started a worker a press."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker))
     open_deal(page, 42)
     page.locator("#board").focus()
     for _ in range(6):
@@ -73,6 +77,8 @@ def test_six_quick_draws_make_six_draws(page):
     settled(page)
     state = board_matches_server(page)
     assert [m["op"] for m in state["moves"]] == ["draw"] * 6
+    page.wait_for_selector('[data-verdict-note][data-device-verdict="winnable"]', state="attached")
+    assert len(workers) == 1, [worker.url for worker in workers]
 
 
 def test_six_quick_draws_with_motion_make_six_draws(browser, server):

@@ -1,13 +1,26 @@
 // @ts-check
 /* The page's side of the solver's worker (worker.js): ask(kind, game) answers from a search run
- * off the page's thread. One search at a time, the newest: a question about a newer position
- * ends the worker running a stale search and starts a fresh one (the stale question answers
- * null). No worker (an old browser, a failed load): every answer is null, and the board asks
- * the server as it always did. */
+ * off the page's thread. The newest question is the one answered: a question about a newer
+ * position makes the one waiting stale (it answers null at once), and the worker, which runs
+ * only the newest of the questions that came while it was busy or loading, goes on to it.
+ *
+ * A search in C cannot be interrupted, so a stale search that is still running
+ * STALE_GRACE_MS after it went stale is ended with its worker, and a fresh worker takes the
+ * newest question. Most searches take a millisecond or two; the worker's start (its modules
+ * and the WebAssembly compiled) takes far longer, so a worker is never ended while it starts:
+ * ending it at every quick press would start workers without end and answer nothing.
+ *
+ * No worker (an old browser, a failed load): every answer is null, and the board asks the
+ * server as it always did. */
 
 import { HINT_NODE_LIMIT } from "./solver.js";
 
 /** @typedef {import("./worker.js").Kind} Kind */
+/** @typedef {import("./worker.js").Question} Question */
+
+/** How long a stale search may go on before its worker is ended (a search that long is a deep
+ * one, and would keep a core from the newer question). */
+export const STALE_GRACE_MS = 100;
 
 export class DeviceSolver {
   /** @param {URL|string} [url] the worker's script */
@@ -15,10 +28,18 @@ export class DeviceSolver {
     this.url = url;
     /** @type {Worker|null} */
     this.worker = null;
-    /** The question being searched (`key`: its position, as JSON).
-     * @type {{id: number, resolve: (answer: any) => void, kind: Kind, key: string}|null} */
+    /** The worker has loaded the solver (its first message). */
+    this.ready = false;
+    /** The last question the worker answered or passed over (questions go in order). */
+    this.done = 0;
+    /** The question whose answer the page waits for (`key`: its position, as JSON).
+     * @type {{question: Question, resolve: (answer: any) => void, key: string}|null} */
     this.waiting = null;
     this.count = 0;
+    /** Workers started: one, unless a deep stale search had to be ended. */
+    this.started = 0;
+    /** @type {number|undefined} */
+    this.staleTimer = undefined;
     this.broken = typeof Worker === "undefined";
   }
 
@@ -31,32 +52,66 @@ export class DeviceSolver {
       this.broken = true;
       return;
     }
+    this.started += 1;
+    this.ready = false;
     this.worker.addEventListener("message", ({ data }) => {
-      if (!this.waiting || data.id !== this.waiting.id) return;
+      if (data.ready) {
+        this.ready = true;
+        return;
+      }
+      this.done = Math.max(this.done, data.id);
+      if (!this.waiting || data.id !== this.waiting.question.id) return;
       const { resolve } = this.waiting;
       this.waiting = null;
-      resolve(data.error ? null : data.answer);
+      resolve(data.error || data.skipped ? null : data.answer);
     });
     this.worker.addEventListener("error", () => {
       this.broken = true;
-      this.stop();
+      this.end();
+      this.supersede();
     });
   }
 
-  /** @private End the worker and what it was searching (its question answers null). */
-  stop() {
+  /** @private End the worker and whatever it was searching. */
+  end() {
+    clearTimeout(this.staleTimer);
     this.worker?.terminate();
     this.worker = null;
-    if (this.waiting) {
-      this.waiting.resolve(null);
-      this.waiting = null;
-    }
+    this.ready = false;
   }
 
-  /** The position changed: end a search still running about the old one, now (a search of
-   * the new one is asked once its press is painted). */
+  /** @private The waiting question answers null: a newer one replaces it, or none will come. */
+  supersede() {
+    if (!this.waiting) return;
+    this.waiting.resolve(null);
+    this.waiting = null;
+  }
+
+  /** The position changed: the question waiting is about the old one. It answers null now; its
+   * search, if it is still running STALE_GRACE_MS from now, is ended then (a search of the new
+   * position is asked once its press is painted). */
   stale() {
-    if (this.waiting) this.stop();
+    if (!this.waiting) return;
+    const staleId = this.waiting.question.id;
+    this.supersede();
+    if (this.staleTimer !== undefined) return;  // the check already set covers this one too
+    this.staleTimer = setTimeout(() => {
+      this.staleTimer = undefined;
+      if (!this.worker || !this.ready || this.done >= staleId) return;
+      const newest = this.waiting;  // asked meanwhile, queued behind the deep stale search
+      this.end();
+      if (newest) this.post(newest.question);
+    }, STALE_GRACE_MS);
+  }
+
+  /** @private Send a question, starting the worker if there is none. */
+  post(/** @type {Question} */ question) {
+    this.start();
+    if (!this.worker) {
+      this.supersede();
+      return;
+    }
+    this.worker.postMessage(question);
   }
 
   /** A search on the device: "hint" ({move, winnable, nodes}), "verdict" ({verdict}) or
@@ -69,16 +124,15 @@ export class DeviceSolver {
       moves: game.moves.map(String) };
     const key = JSON.stringify(position);
     // A verdict is never worth ending a hint or an analysis of the same position (the hint
-    // brings the verdict with it); anything else still running is about an older position.
-    if (this.waiting && kind === "verdict" && this.waiting.kind !== "verdict"
+    // brings the verdict with it); anything else waiting is about an older position.
+    if (this.waiting && kind === "verdict" && this.waiting.question.kind !== "verdict"
         && this.waiting.key === key) return Promise.resolve(null);
-    if (this.waiting) this.stop();
-    this.start();
-    if (!this.worker) return Promise.resolve(null);
-    const id = ++this.count;
+    if (this.waiting) this.stale();
+    if (this.broken) return Promise.resolve(null);
+    const question = { id: ++this.count, kind, position, nodeLimit };
     return new Promise((resolve) => {
-      this.waiting = { id, resolve, kind, key };
-      this.worker.postMessage({ id, kind, position, nodeLimit });
+      this.waiting = { question, resolve, key };
+      this.post(question);
     });
   }
 }

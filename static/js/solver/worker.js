@@ -1,11 +1,13 @@
 // @ts-check
 /* The solver's Web Worker: every search the board asks for runs here, off the page's thread, so
- * a press is drawn in the next frame whatever a search is doing. The board (static/js/board/
- * device.js) ends a search that a newer position made stale by ending this worker and starting
- * another (a search in C cannot be interrupted from outside; a fresh worker is a few ms).
+ * a press is drawn in the next frame whatever a search is doing. Of the questions that come
+ * while it loads or searches, only the newest is answered; the others are passed over
+ * ({id, skipped: true}). The page (device.js) ends this worker only to stop a deep search that
+ * a newer position made stale (a search in C cannot be interrupted from outside).
  *
  * A message: {id, kind: "hint"|"verdict"|"analysis", position: {cards, goal, passes, moves},
- * nodeLimit}; the answer: {id, answer} or {id, error}. Moves and hints travel in the JSON API's
+ * nodeLimit}; the answer: {id, answer}, {id, error} or {id, skipped: true}; and once, when the
+ * solver is loaded, {ready: true}. Moves and hints travel in the JSON API's
  * form ({"op": "remove", "cards": ["3D", "TS"]}). */
 
 import { Deal, Game, Move } from "../engine/index.js";
@@ -17,7 +19,7 @@ import { Solver } from "./solver.js";
  * @typedef {{cards: string, goal: string, passes: number, moves: string[]}} Position */
 /** @typedef {"hint"|"verdict"|"analysis"} Kind */
 /** @typedef {{id: number, kind: Kind, position: Position, nodeLimit: number}} Question */
-/** @typedef {{id: number, answer?: any, error?: string}} Answer */
+/** @typedef {{id: number, answer?: any, error?: string, skipped?: boolean}|{ready: true}} Answer */
 
 /** The worker's global scope, what this file uses of it: tsconfig.json's lib is the page's
  * (dom), in which `self` is a Window, whose postMessage asks for a target origin.
@@ -55,12 +57,31 @@ const WORK = {
   },
 };
 
+/** The question the worker is to answer next: the newest of those that came while it was
+ * loading or searching. @type {Question|null} */
+let newest = null;
+
 scope.addEventListener("message", async ({ data }) => {
+  if (newest) scope.postMessage({ id: newest.id, skipped: true });  // made stale by `data`
+  newest = data;
+  let solver;
+  try {
+    solver = await loading;
+  } catch (error) {
+    if (newest === data) newest = null;
+    scope.postMessage({ id: data.id, error: String(error) });
+    return;
+  }
+  // A macrotask later: the questions already queued behind this one are read first.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (newest !== data) return;  // a newer question came meanwhile (and passed this one over)
+  newest = null;
   const { id, kind, position, nodeLimit } = data;
   try {
-    const solver = await loading;
     scope.postMessage({ id, answer: WORK[kind](solver, gameOf(position), nodeLimit) });
   } catch (error) {
     scope.postMessage({ id, error: String(error) });
   }
 });
+
+loading.then(() => scope.postMessage({ ready: true }), () => {});
