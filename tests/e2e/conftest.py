@@ -117,7 +117,13 @@ class Server:
                     **{f"{whose}{kind}_BURST": "100000" for whose in ("", "ADDRESS_")
                        for kind in ("SEARCH", "GAME", "TRANSFER")}}
 
-    def migrate(self) -> None:
+    def migrate(self, template: Path | None = None) -> None:
+        """The database at the head migration: a copy of ``template`` (a file migrated once a
+        session, ``_migrated_sqlite``), else ``python -m app.prestart`` as the image runs it
+        (an app process's start: about 1.5 CPU-s)."""
+        if template is not None:
+            shutil.copyfile(template, self.database_url.removeprefix("sqlite:///"))
+            return
         subprocess.run([sys.executable, "-m", "app.prestart"], cwd=PROJECT_DIR, env=self.env,
                        check=True, capture_output=True)
 
@@ -162,11 +168,12 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory, chromium: str,
+           _migrated_sqlite: Path) -> Iterator[Server]:
     # Takes ``chromium`` so that without a browser no server is started for nothing.
     database = tmp_path_factory.mktemp("e2e") / "pyramid.db"
     srv = Server(f"sqlite:///{database}")
-    srv.migrate()
+    srv.migrate(_migrated_sqlite)
     srv.start()
     yield srv
     srv.stop()

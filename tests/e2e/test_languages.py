@@ -42,10 +42,10 @@ TEXTS = """() => {
 
 
 @pytest.fixture(scope="module")
-def pseudo_server(tmp_path_factory, chromium):
+def pseudo_server(tmp_path_factory, chromium, _migrated_sqlite):
     database = tmp_path_factory.mktemp("pseudo") / "pyramid.db"
     server = Server(f"sqlite:///{database}", app="tests.i18n.pseudo_server:app")
-    server.migrate()
+    server.migrate(_migrated_sqlite)
     server.start()
     yield server
     server.stop()

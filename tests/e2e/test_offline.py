@@ -205,12 +205,12 @@ def release_of(page) -> str:
     return f"{scripts}/{worker}"
 
 
-def test_a_new_release_waits_for_the_next_visit(browser, tmp_path):
+def test_a_new_release_waits_for_the_next_visit(browser, tmp_path, _migrated_sqlite):
     if shutil.which("chromium") is None:  # pragma: no cover - the browser fixture skips first
         pytest.skip("no Chromium")
     site = Server(f"sqlite:///{tmp_path / 'release.db'}")
     site.env["RELEASE"] = "first"
-    site.migrate()
+    site.migrate(_migrated_sqlite)
     site.start()
     context = browser.new_context(base_url=site.url, service_workers="allow")
     try:
@@ -296,11 +296,12 @@ def test_statistics_offline_after_the_cookies_are_cleared_show_nobody_s(page):
         page.context.set_offline(False)
 
 
-def test_a_first_install_that_fails_is_tried_again_while_the_page_is_open(browser, tmp_path):
+def test_a_first_install_that_fails_is_tried_again_while_the_page_is_open(browser, tmp_path,
+                                                                         _migrated_sqlite):
     """One of the shell's files refused once (tests/e2e/flaky_server.py): the install fails as
     a whole; the page tries again, and is controlled without being opened again."""
     site = Server(f"sqlite:///{tmp_path / 'flaky.db'}", app="tests.e2e.flaky_server:app")
-    site.migrate()
+    site.migrate(_migrated_sqlite)
     site.start()
     context = browser.new_context(base_url=site.url, service_workers="allow")
     try:

@@ -17,12 +17,12 @@ REFUSED = "Too many requests to the solver from here: wait a moment, then ask ag
 
 
 @pytest.fixture(scope="module")
-def stingy_server(tmp_path_factory, chromium):
+def stingy_server(tmp_path_factory, chromium, _migrated_sqlite):
     """A server whose players have one search, then one a minute."""
     database = tmp_path_factory.mktemp("refusals") / "pyramid.db"
     server = Server(f"sqlite:///{database}")
     server.env.update({"SEARCH_BURST": "0", "SEARCHES_PER_MINUTE": "1"})
-    server.migrate()
+    server.migrate(_migrated_sqlite)
     server.start()
     yield server
     server.stop()
