@@ -11,7 +11,7 @@ from app.engine import Deal, Game
 from app.engine.solver import solve
 
 from .conftest import browser_like
-from .helpers import import_file
+from .helpers import import_file, play_at_once
 
 
 def make_link(client) -> str:
@@ -22,8 +22,7 @@ def make_link(client) -> str:
 
 def won_game(client, number: int = 5) -> str:
     game_id = client.post("/api/games", json={"deal": number}).json()["id"]
-    for move in solve(Game(Deal.from_number(number), "standard", 3)).moves:
-        client.post(f"/api/games/{game_id}/moves", json=move.to_dict())
+    play_at_once(client, game_id, solve(Game(Deal.from_number(number), "standard", 3)).moves)
     return game_id
 
 
