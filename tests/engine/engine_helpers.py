@@ -1,5 +1,6 @@
 """Small builders for the engine tests: custom deals from a few named cards, a state probe, and
-the perft file (``tests/data/perft.json``) read in one place.
+the perft file (``tests/data/perft.json``) read in one place, and the Python side's half of a
+Node conformance run kept between runs (``kept_payload``).
 
 The engine tests import it relatively (``from .engine_helpers import ...``); other folders as
 ``tests.engine.engine_helpers`` (the CLI tests use its deals).
@@ -7,15 +8,59 @@ The engine tests import it relatively (``from .engine_helpers import ...``); oth
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
-from collections.abc import Iterable
+import json
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from app.engine import FULL_DECK, Card, Deal, Game, Move
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = DATA.parents[1]
+KEPT = ROOT / ".pytest_cache" / "engine-payloads"
+"""Where the Python side's payloads are kept between runs (ignored by git, as pytest's cache)."""
+
+
+def sources_key(also: Iterable[Path] = ()) -> str:
+    """What a payload of the Python engine's (or the native solver's) answers is made from: the
+    engine's sources, Python and C, the engine tests and their helpers, the data files, and the
+    Python that ran them (``random``'s choices are the interpreter's). A change to any byte of
+    them makes the payloads anew. ``also``: other files a payload reads."""
+    engine, here = ROOT / "app" / "engine", Path(__file__).resolve().parent
+    sources = sorted([*engine.glob("*.py"), *engine.glob("*.[ch]"), *here.glob("*.py"),
+                      *DATA.glob("*.json"), *also])
+    digest = hashlib.sha256(sys.version.encode())
+    for source in sources:
+        name = source.relative_to(ROOT) if source.is_relative_to(ROOT) else source
+        digest.update(str(name).encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def kept_payload(name: str, build: Callable[[], Any], scratch: Path,
+                 also: Iterable[Path] = ()) -> Path:
+    """``build()``'s payload as a JSON file: made (in ``scratch``) and kept, or the one kept by a
+    run whose sources (and ``also``) were the same to the byte (``sources_key``). A fresh
+    checkout, as CI's, always makes it; ``FRESH_PAYLOADS=1`` makes it anew regardless. The
+    Node half of a conformance run, the comparison itself, runs every time."""
+    kept = KEPT / f"{name}-{sources_key(also)}.json"
+    if kept.is_file() and not os.environ.get("FRESH_PAYLOADS"):
+        return kept
+    path = scratch / f"{name}.json"
+    path.write_text(json.dumps(build()))
+    KEPT.mkdir(parents=True, exist_ok=True)
+    for old in KEPT.glob(f"{name}-*.json"):
+        old.unlink(missing_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.part")
+    shutil.copyfile(path, partial)
+    partial.replace(kept)
+    return path
 
 
 @cache

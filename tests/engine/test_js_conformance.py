@@ -24,13 +24,10 @@ Node is Debian's ``nodejs`` (CI installs it); without it these tests fail, sayin
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import random
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,7 +51,7 @@ from app.engine import (
 )
 from app.engine.greedy import choose_move
 
-from .engine_helpers import DATA, DEAL_A, DEAL_B, DEAL_N, DEAL_S, perft_file
+from .engine_helpers import DATA, DEAL_A, DEAL_B, DEAL_N, DEAL_S, kept_payload, perft_file
 from .js_notation_cases import NOTATION_CASES, encoded, run_notation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -311,40 +308,11 @@ def node() -> str:
     return path
 
 
-CACHE = ROOT / ".pytest_cache" / "js-conformance"
-"""Where the Python engine's half is kept between runs (ignored by git, like pytest's cache)."""
-
-
-def payload_key() -> str:
-    """What the Python side's payload is made from: the engine's sources (and the C core's),
-    this file and its helpers, the data files, and the Python that ran them (``random``'s
-    choices are the interpreter's). Any change to one of them makes the payload anew."""
-    engine, here = ROOT / "app" / "engine", Path(__file__).resolve().parent
-    sources = sorted([*engine.glob("*.py"), *engine.glob("*.[ch]"), *here.glob("*.py"),
-                      *DATA.glob("*.json")])
-    digest = hashlib.sha256(sys.version.encode())
-    for source in sources:
-        digest.update(str(source.relative_to(ROOT)).encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:24]
-
-
 @pytest.fixture(scope="module")
 def payload_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The payload as a file, made by the Python engine (about 24 CPU-s), or kept from a run
-    whose engine, tests and data were the same to the byte (``payload_key``); a fresh checkout,
-    as CI's, always makes it. ``JS_CONFORMANCE_FRESH=1`` makes it anew regardless."""
-    kept = CACHE / f"{payload_key()}.json"
-    if kept.is_file() and not os.environ.get("JS_CONFORMANCE_FRESH"):
-        return kept
-    path = tmp_path_factory.mktemp("js") / "payload.json"
-    path.write_text(json.dumps(build_payload()))
-    CACHE.mkdir(parents=True, exist_ok=True)
-    for old in CACHE.glob("*.json"):
-        old.unlink(missing_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}.part")
-    shutil.copyfile(path, partial)
-    partial.replace(kept)
-    return path
+    """The payload as a file: the Python engine's half (about 24 CPU-s) made, or kept from a
+    run of the same sources (``kept_payload``)."""
+    return kept_payload("js-conformance", build_payload, tmp_path_factory.mktemp("js"))
 
 
 @pytest.fixture(scope="module")

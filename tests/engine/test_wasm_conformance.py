@@ -35,9 +35,9 @@ from app.engine import VARIANTS, Deal, Game, Move, Variant
 from app.engine.analysis import analyse, winnable_until
 from app.engine.greedy import choose_move
 from app.engine.solver import HINT_NODE_LIMIT, SearchLimitReached, hint, solve
-from app.odds.dealfacts import difficulty_data
+from app.odds.dealfacts import DIFFICULTY_DIR, DIFFICULTY_FILE, difficulty_data
 
-from .engine_helpers import perft_file
+from .engine_helpers import kept_payload, perft_file
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "solver_conformance.mjs"
@@ -168,9 +168,23 @@ def _once(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
+def build_payload() -> dict[str, Any]:
+    """The native side: each position's answers (``answered``) and the analyses."""
+    return {"cases": [answered(c) for c in _once(build_cases())], "analyses": build_analyses()}
+
+
 @pytest.fixture(scope="module")
-def cases() -> list[dict[str, Any]]:
-    return [answered(c) for c in _once(build_cases())]
+def payload_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The native side's answers as a file: made (about 6 CPU-s), or kept from a run of the
+    same sources (``kept_payload``)."""
+    odds = ROOT / "app" / "odds"  # the hardest deals come from the difficulty data
+    return kept_payload("wasm-conformance", build_payload, tmp_path_factory.mktemp("wasm"),
+                        also=[*odds.glob("*.py"), DIFFICULTY_FILE, *DIFFICULTY_DIR.glob("*")])
+
+
+@pytest.fixture(scope="module")
+def cases(payload_file: Path) -> list[dict[str, Any]]:
+    return json.loads(payload_file.read_text())["cases"]
 
 
 def build_analyses() -> list[dict[str, Any]]:
@@ -197,15 +211,13 @@ def build_analyses() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def report(cases: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
-           ) -> dict[str, Any]:
+def report(payload_file: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on the PATH: install Debian's nodejs (apt-get install nodejs) "
                     "to hold the WebAssembly solver to the native one", pytrace=False)
     path = tmp_path_factory.mktemp("wasm") / "cases.json"
-    path.write_text(json.dumps({"wasm": str(WASM), "cases": cases,
-                                "analyses": build_analyses()}))
+    path.write_text(json.dumps({"wasm": str(WASM), **json.loads(payload_file.read_text())}))
     done = subprocess.run([node, str(RUNNER), str(path)], capture_output=True, text=True,
                           timeout=300, check=False)
     if done.returncode != 0:
