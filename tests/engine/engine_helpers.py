@@ -12,7 +12,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -43,24 +42,21 @@ def sources_key(also: Iterable[Path] = ()) -> str:
     return digest.hexdigest()[:24]
 
 
-def kept_payload(name: str, build: Callable[[], Any], scratch: Path,
-                 also: Iterable[Path] = ()) -> Path:
-    """``build()``'s payload as a JSON file: made (in ``scratch``) and kept, or the one kept by a
-    run whose sources (and ``also``) were the same to the byte (``sources_key``). A fresh
-    checkout, as CI's, always makes it; ``FRESH_PAYLOADS=1`` makes it anew regardless. The
-    Node half of a conformance run, the comparison itself, runs every time."""
+def kept_payload(name: str, build: Callable[[], Any], also: Iterable[Path] = ()) -> Path:
+    """``build()``'s payload as a JSON file: made and kept, or the one kept by a run whose
+    sources (and ``also``) were the same to the byte (``sources_key``). A fresh checkout, as
+    CI's, always makes it; ``FRESH_PAYLOADS=1`` makes it anew regardless. The Node half of a
+    conformance run, the comparison itself, runs every time."""
     kept = KEPT / f"{name}-{sources_key(also)}.json"
     if kept.is_file() and not os.environ.get("FRESH_PAYLOADS"):
         return kept
-    path = scratch / f"{name}.json"
-    path.write_text(json.dumps(build()))
     KEPT.mkdir(parents=True, exist_ok=True)
     for old in KEPT.glob(f"{name}-*.json"):
         old.unlink(missing_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}.part")
-    shutil.copyfile(path, partial)
+    partial = kept.with_suffix(f".{os.getpid()}.part")  # whole or not there, for a later run
+    partial.write_text(json.dumps(build()))
     partial.replace(kept)
-    return path
+    return kept
 
 
 @cache

@@ -21,4 +21,4 @@ def test_quick_questions_keep_one_worker_and_a_deep_stale_search_is_ended():
     if node is None:
         pytest.fail("node is not on the PATH: install Debian's nodejs (apt-get install nodejs)")
     done = subprocess.run([node, str(RUNNER)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and done.stdout.strip() == "ok 5", done.stdout + done.stderr
+    assert done.returncode == 0 and done.stdout.strip() == "ok 6", done.stdout + done.stderr

@@ -309,10 +309,10 @@ def node() -> str:
 
 
 @pytest.fixture(scope="module")
-def payload_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def payload_file() -> Path:
     """The payload as a file: the Python engine's half (about 24 CPU-s) made, or kept from a
     run of the same sources (``kept_payload``)."""
-    return kept_payload("js-conformance", build_payload, tmp_path_factory.mktemp("js"))
+    return kept_payload("js-conformance", build_payload)
 
 
 @pytest.fixture(scope="module")

@@ -21,18 +21,16 @@ def test_a_payload_is_kept_until_a_source_changes(tmp_path, monkeypatch):
         made.append(source.read_text())
         return {"made": len(made)}
 
-    def read(scratch: str) -> dict:
-        (tmp_path / scratch).mkdir(exist_ok=True)
-        path = kept_payload("trial", build, tmp_path / scratch, also=[source])
-        return json.loads(path.read_text())
+    def read() -> dict:
+        return json.loads(kept_payload("trial", build, also=[source]).read_text())
 
-    assert read("a") == {"made": 1}
-    assert read("b") == {"made": 1} and made == ["one"]  # kept: not made again
+    assert read() == {"made": 1}
+    assert read() == {"made": 1} and made == ["one"]  # kept: not made again
     source.write_text("two")  # a byte changed: made anew, and the old one dropped
-    assert read("c") == {"made": 2}
+    assert read() == {"made": 2}
     assert len(list((tmp_path / "kept").glob("trial-*.json"))) == 1
     monkeypatch.setenv("FRESH_PAYLOADS", "1")
-    assert read("d") == {"made": 3}
+    assert read() == {"made": 3}
 
 
 def test_the_key_covers_the_engine_and_what_is_added(tmp_path):

@@ -174,11 +174,11 @@ def build_payload() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def payload_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def payload_file() -> Path:
     """The native side's answers as a file: made (about 6 CPU-s), or kept from a run of the
     same sources (``kept_payload``)."""
     odds = ROOT / "app" / "odds"  # the hardest deals come from the difficulty data
-    return kept_payload("wasm-conformance", build_payload, tmp_path_factory.mktemp("wasm"),
+    return kept_payload("wasm-conformance", build_payload,
                         also=[*odds.glob("*.py"), DIFFICULTY_FILE, *DIFFICULTY_DIR.glob("*")])
 
 

@@ -73,6 +73,26 @@ const TESTS = {
       workers[1].answer({ id: 2, answer: { verdict: "winnable" } });
       equal(await second, { verdict: "winnable" }, "the newest question's answer");
     },
+  "a deep search made stale after a quick one, within the first's grace, is ended too":
+    async () => {
+      workers.length = 0;
+      const device = new DeviceSolver("worker.js");
+      device.ask("verdict", game);
+      workers[0].answer({ ready: true });
+      device.stale();
+      const second = device.ask("verdict", drawn(1));
+      workers[0].answer({ id: 1, answer: { verdict: "winnable" } });  // the quick one ends
+      await after(STALE_GRACE_MS / 2);
+      device.stale();  // the second, a deep one, goes stale in its turn
+      const third = device.ask("verdict", drawn(2));
+      equal(await second, null, "the second's answer");
+      await after(STALE_GRACE_MS + 50);
+      equal([workers.length, workers[0].terminated], [2, true], "the deep search ended");
+      equal(workers[1].sent.map((q) => q.id), [3], "the new worker's");
+      workers[1].answer({ ready: true });
+      workers[1].answer({ id: 3, answer: { verdict: "winnable" } });
+      equal(await third, { verdict: "winnable" }, "the newest question's answer");
+    },
   "a stale search that ends within its grace keeps its worker": async () => {
     workers.length = 0;
     const device = new DeviceSolver("worker.js");

@@ -36,8 +36,9 @@ export class DeviceSolver {
      * @type {{question: Question, resolve: (answer: any) => void, key: string}|null} */
     this.waiting = null;
     this.count = 0;
-    /** Workers started: one, unless a deep stale search had to be ended. */
-    this.started = 0;
+    /** The newest question made stale, and when (performance.now()).
+     * @type {{id: number, at: number}|null} */
+    this.lastStale = null;
     /** @type {number|undefined} */
     this.staleTimer = undefined;
     this.broken = typeof Worker === "undefined";
@@ -52,8 +53,6 @@ export class DeviceSolver {
       this.broken = true;
       return;
     }
-    this.started += 1;
-    this.ready = false;
     this.worker.addEventListener("message", ({ data }) => {
       if (data.ready) {
         this.ready = true;
@@ -92,16 +91,28 @@ export class DeviceSolver {
    * position is asked once its press is painted). */
   stale() {
     if (!this.waiting) return;
-    const staleId = this.waiting.question.id;
+    this.lastStale = { id: this.waiting.question.id, at: performance.now() };
     this.supersede();
-    if (this.staleTimer !== undefined) return;  // the check already set covers this one too
+    if (this.staleTimer === undefined) this.checkStale(STALE_GRACE_MS);
+  }
+
+  /** @private In `wait` ms: the worker still on a stale question whose grace is over is ended,
+   * and the newest question goes to a fresh one; a grace not over yet is waited out (questions
+   * go in order, so the newest stale one answered means every older one was). */
+  checkStale(/** @type {number} */ wait) {
     this.staleTimer = setTimeout(() => {
       this.staleTimer = undefined;
-      if (!this.worker || !this.ready || this.done >= staleId) return;
+      const stale = this.lastStale;
+      if (!stale || !this.worker || !this.ready || this.done >= stale.id) return;
+      const left = stale.at + STALE_GRACE_MS - performance.now();
+      if (left > 0) {
+        this.checkStale(left);
+        return;
+      }
       const newest = this.waiting;  // asked meanwhile, queued behind the deep stale search
       this.end();
       if (newest) this.post(newest.question);
-    }, STALE_GRACE_MS);
+    }, wait);
   }
 
   /** @private Send a question, starting the worker if there is none. */
