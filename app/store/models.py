@@ -183,6 +183,17 @@ class GameRecord(Base):
     def variant(self) -> Variant:
         return Variant(self.goal, self.passes)
 
+    def status_of(self, game: Game) -> GameStatus:
+        """``playing``, ``won``, ``lost`` or ``abandoned``: this record's status once it ended
+        (only the record knows an abandoned game, or one its race's time limit ended), else
+        that of ``game``, this record's position."""
+        return self.status if self.status.ended else game.status
+
+    def lost_by_time(self, position_over: bool) -> bool:
+        """Whether the game was ended by its race's time limit: a race game lost in a position
+        that is not over (``position_over``: the engine's verdict on its moves)."""
+        return bool(self.race) and self.status is GameStatus.LOST and not position_over
+
     def score_of(self, game: Game) -> Score:
         """The score of ``game`` (this record's position) with this record's hints, undos and
         time: the time bonus once won, from the seconds fixed at the end."""

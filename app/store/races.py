@@ -57,7 +57,6 @@ __all__ = [
     "listen",
     "live_deals",
     "lock_race",
-    "lost_by_time",
     "mark_finished",
     "mark_ready",
     "mark_running",
@@ -264,12 +263,6 @@ def end_by_time(session: Session, race: Race) -> int:
     assert race.ends_at is not None
     return sum(mark_lost_by_time(session, record, as_utc(race.ends_at))
                for record in unended_games(session, race.key))
-
-
-def lost_by_time(record: GameRecord, position_over: bool) -> bool:
-    """Whether a game was ended by its race's time limit: a race game lost in a position
-    that is not over (``position_over``: the engine's verdict on its moves)."""
-    return bool(record.race) and record.status == "lost" and not position_over
 
 
 def mark_running(session: Session, race: Race) -> bool:

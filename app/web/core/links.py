@@ -4,11 +4,13 @@
 ``path_for("board", game_id=record.id)`` (a Jinja global). A path is relative to the site, so
 a page behind a proxy links to itself whatever scheme the proxy speaks; ``absolute_url`` is
 for the few links that leave the page (share links, exports), on BASE_URL when it is set.
+``board_links`` makes every address one board answer writes, at once.
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +20,7 @@ from starlette.routing import BaseRoute, NoMatchFound
 
 from app.engine import Variant
 from app.settings import Settings
+from app.web.core import utcday
 
 
 def _route_named(app: Any, name: str) -> BaseRoute | None:
@@ -92,6 +95,90 @@ def absolute_url(request: HTTPConnection, path: str) -> str:
     settings: Settings = request.app.state.settings
     base = settings.base_url or str(request.base_url).rstrip("/")
     return base + path
+
+
+# --- a board's addresses -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BoardUrls:
+    """Where the board's forms post: the game's own routes, or for a game not started yet
+    (a deal link, the deal of the day) the routes that start it with the first input."""
+
+    play: str
+    hint: str
+    undo: str | None = None
+
+    @classmethod
+    def of_game(cls, request: HTTPConnection, game_id: str) -> BoardUrls:
+        return cls(play=path_for(request, "play", game_id=game_id),
+                   hint=path_for(request, "hint", game_id=game_id),
+                   undo=path_for(request, "undo", game_id=game_id))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLinks:
+    """Every address a board answer writes or sends the browser to (``board_links``)."""
+
+    posts: BoardUrls
+    """Where the board's forms post."""
+    board: str | None
+    """The game's own board; None for a game not stored yet."""
+    back: str | None
+    """Where a form's POST sends the browser: the board, with the card it left selected."""
+    share: str | None
+    """The deal's link, absolute (None for a custom deal)."""
+    challenge: str | None
+    """The game's challenge link (``challenge_url``)."""
+    page: dict[str, str | None]
+    """Where the board's script sends each input (``page_urls``)."""
+
+
+def board_links(request: HTTPConnection, record: Any, posts: BoardUrls | None = None, *,
+                selected: str | None = None) -> BoardLinks:
+    """The addresses of ``record``'s board, whose forms post to ``posts`` (by default the
+    game's own routes) and which leaves ``selected`` selected after a form."""
+    stored = record.id is not None
+    posts = posts or BoardUrls.of_game(request, record.id)
+    share = deal_path(request, record.deal_number, record.variant)
+    return BoardLinks(
+        posts=posts,
+        board=path_for(request, "board", game_id=record.id) if stored else None,
+        back=path_for(request, "board", query={"selected": selected}, game_id=record.id)
+        if stored else None,
+        share=absolute_url(request, share) if share else None,
+        challenge=challenge_url(request, record),
+        page=page_urls(request, record, posts))
+
+
+def page_urls(request: HTTPConnection, record: Any, urls: BoardUrls) -> dict[str, str | None]:
+    """Where the board's script sends each input of this game (a game not stored yet has
+    only its deal page's)."""
+    stored = record.id is not None
+
+    def of_game(name: str) -> str | None:
+        return path_for(request, name, game_id=record.id) if stored else None
+
+    return {"play": urls.play, "hint": urls.hint, "undo": urls.undo,
+            "pause": of_game("pause"), "resume": of_game("resume"),
+            "restart": of_game("restart"), "board": of_game("board"),
+            "new_game": path_for(request, "new_game"), **again_urls(request, record)}
+
+
+def again_urls(request: HTTPConnection, record: Any) -> dict[str, str | None]:
+    """Where "Play this deal again" begins its game on the page (its first batch starts it, as
+    a deal page's does), and the address it shows meanwhile: the deal link; today's deal of
+    the day stays the deal of the day. A custom deal has none: its form starts it."""
+    if record.deal_number is None:
+        return {"again": None, "again_hint": None, "again_page": None}
+    rules = rules_query(record.variant)
+    if record.daily is not None and record.daily == utcday.today().date():
+        day = {**rules, "day": record.daily.isoformat()}
+        return {"again": path_for(request, "daily_play", query=day),
+                "again_hint": path_for(request, "daily_hint", query=day),
+                "again_page": path_for(request, "daily", query=rules)}
+    number = record.deal_number
+    return {"again": path_for(request, "deal_play", query=rules, number=number),
+            "again_hint": path_for(request, "deal_hint", query=rules, number=number),
+            "again_page": path_for(request, "deal_link", query=rules, number=number)}
 
 
 @pass_context

@@ -2,24 +2,15 @@
 
 With JavaScript a notice is drawn into the board's live region at once. Without it every
 board form ends in POST -> 303 -> GET /games/{id}, and the notice rides along in a short-lived
-signed cookie (``put``), shown once in the same live region of the board it belongs to
-(``take``), then deleted (``clear``). Signed (itsdangerous, keyed by SECRET_KEY) so a page never
-shows text a third party wrote.
+signed cookie, shown once in the same live region of the board it belongs to
+(``views.boardpage.put_notice``, ``take_notice``, ``clear_notice``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import Request, Response
-from itsdangerous import BadSignature, URLSafeTimedSerializer
-
 from app.store import GameRecord, LoadedGame
-
-COOKIE = "pyramid_flash"
-SALT = "pyramid.flash"
-MAX_AGE = 60  # seconds: long enough for the redirect, short enough never to show stale
-LONGEST = 500  # characters of a message carried in the cookie
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,51 +61,3 @@ class AskFirst:
     which they have not agreed to leave: the question comes first (``confirm.html``)."""
 
     current: GameRecord
-
-
-def _serializer(request: Request) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(request.app.state.settings.secret_key, salt=SALT)
-
-
-def _cookie_path(request: Request, game_id: str) -> str:
-    return str(request.app.url_path_for("board", game_id=game_id))
-
-
-def put(request: Request, response: Response, game_id: str, notice: Notice) -> None:
-    """Attach ``notice`` to a redirect towards the board of ``game_id`` (what the board draws
-    from it: the selection travels in the URL, and nothing fades on a page load)."""
-    token = _serializer(request).dumps(
-        {"g": game_id, "m": notice.message[:LONGEST], "t": notice.tone,
-         "c": list(notice.hinted), "a": notice.hinted_action, "r": list(notice.refused_cards)})
-    response.set_cookie(COOKIE, token, max_age=MAX_AGE, path=_cookie_path(request, game_id),
-                        httponly=True, samesite="lax",
-                        secure=request.app.state.settings.cookie_secure)
-
-
-def _names(value: object) -> tuple[str, ...]:
-    return tuple(item for item in value if isinstance(item, str)) if isinstance(
-        value, list) else ()
-
-
-def take(request: Request, game_id: str) -> Notice | None:
-    """The notice for this board, if a valid one came with the request (see ``clear``)."""
-    token = request.cookies.get(COOKIE)
-    if not token:
-        return None
-    try:
-        data = _serializer(request).loads(token, max_age=MAX_AGE)
-    except BadSignature:
-        return None
-    if not isinstance(data, dict) or data.get("g") != game_id:
-        return None
-    action = data.get("a")
-    return Notice(message=str(data.get("m", "")), refused=data.get("t") == "error",
-                  hinted=_names(data.get("c")), refused_cards=_names(data.get("r")),
-                  hinted_action=action if isinstance(action, str) else None)
-
-
-def clear(request: Request, response: Response, game_id: str) -> None:
-    """Delete the notice's cookie once shown, so a reload does not announce it again."""
-    if COOKIE in request.cookies:
-        response.delete_cookie(COOKIE, path=_cookie_path(request, game_id), httponly=True,
-                               samesite="lax", secure=request.app.state.settings.cookie_secure)

@@ -21,19 +21,18 @@ from sqlalchemy.orm import Session
 from app import odds
 from app.engine.analysis import Analysis
 from app.store import LoadedGame
-from app.web.core import notice
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import GameDep, OwnedGame, PlayerDep, SessionDep
 from app.web.core.errors import PageError
 from app.web.core.htmx import NO_STORE, is_htmx
 from app.web.core.i18n import gettext as _
-from app.web.core.links import path_for
+from app.web.core.links import board_links, path_for
 from app.web.core.notice import Notice
 from app.web.core.params import VersionField
 from app.web.core.threads import in_one_hop, in_thread
 from app.web.services import actions, board, racing, results, solving, spoilers, witness
 from app.web.services.board import BoardInput, BoardInputDep
-from app.web.views.boardpage import answer, render_board
+from app.web.views.boardpage import answer, clear_notice, render_board, take_notice
 from app.web.views.templating import templates
 from app.web.views.view import describe_step, drawn_by, kept_the_win, say_move
 
@@ -49,12 +48,13 @@ def board_page(request: Request, session: SessionDep, loaded: GameDep, player_id
     etag = f'"{loaded.version}"'
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag, **NO_STORE})
-    shown = notice.take(request, loaded.record.id) or Notice()
-    response = render_board(request, loaded, player_id, Notice(
+    shown = take_notice(request, loaded.record.id) or Notice()
+    links = board_links(request, loaded.record, selected=selected)
+    response = render_board(request, loaded, player_id, links, Notice(
         shown.message, refused=shown.refused, selected=selected, hinted=shown.hinted,
         hinted_action=shown.hinted_action, refused_cards=shown.refused_cards),
         extras=racing.board_extras(session, loaded.record))
-    notice.clear(request, response, loaded.record.id)
+    clear_notice(request, response, links.board or "")
     response.headers["ETag"] = etag
     return response
 

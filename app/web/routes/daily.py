@@ -20,7 +20,7 @@ from app.web.core.deps import PlayerDep, SessionDep
 from app.web.core.errors import PageError
 from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
-from app.web.core.links import path_for, rules_query
+from app.web.core.links import BoardUrls, path_for, rules_query
 from app.web.core.names import variant_label
 from app.web.services import actions, board, starting
 from app.web.services.board import BoardInputDep
@@ -34,7 +34,7 @@ from app.web.services.starting import (
     PassesQuery,
     read_variant,
 )
-from app.web.views.boardpage import BoardUrls, answer, ask_to_abandon, deal_page
+from app.web.views.boardpage import answer, ask_to_abandon, deal_page
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(require_csrf)])

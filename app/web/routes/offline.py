@@ -28,9 +28,9 @@ from app.web.core import assets, i18n
 from app.web.core.deps import PlayerDep
 from app.web.core.i18n import gettext as _
 from app.web.core.i18n import pgettext
-from app.web.core.links import path_for
+from app.web.core.links import BoardUrls, board_links, path_for
 from app.web.services.starting import drawn_stamp, today
-from app.web.views.boardpage import BoardUrls, render_board
+from app.web.views.boardpage import render_board
 from app.web.views.templating import templates
 
 router = APIRouter(include_in_schema=False)
@@ -111,7 +111,7 @@ def offline_shell(request: Request, player_id: PlayerDep) -> Response:
         "random_deal_max": request.app.state.settings.random_deal_max}
     urls = BoardUrls(play=path_for(request, "deal_play", number=SHELL_DEAL),
                      hint=path_for(request, "deal_hint", number=SHELL_DEAL))
-    response = render_board(request, shown, player_id, urls=urls,
+    response = render_board(request, shown, player_id, board_links(request, shown.record, urls),
                             extras={"shell_data": shell, "shell": True})
     response.headers.update(NEVER_KEPT)
     return response
@@ -128,7 +128,7 @@ def learn(request: Request, player_id: PlayerDep) -> Response:
     needs no network: the worker keeps it."""
     shown = preview(player_id, Deal.from_number(LEARN_DEAL), "standard", 3)
     urls = BoardUrls(play=path_for(request, "learn"), hint=path_for(request, "learn"))
-    response = render_board(request, shown, player_id, urls=urls,
+    response = render_board(request, shown, player_id, board_links(request, shown.record, urls),
                             extras={"learn": True, "skip_url": path_for(request, "home")})
     response.headers.update(NEVER_KEPT)
     return response

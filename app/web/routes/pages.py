@@ -30,13 +30,13 @@ from app.store import (
     preview,
     wants_winnable_only,
 )
-from app.web.core import i18n, notice, rulestext
+from app.web.core import i18n, rulestext
 from app.web.core.csrf import require_csrf
 from app.web.core.deps import OwnedGame, PlayerDep, SessionDep, SettingsDep
 from app.web.core.errors import PageError
 from app.web.core.htmx import NO_STORE, see_other
 from app.web.core.i18n import gettext as _
-from app.web.core.links import path_for, rules_query
+from app.web.core.links import BoardUrls, path_for, rules_query
 from app.web.core.names import variant_label
 from app.web.core.notice import Notice
 from app.web.core.params import DealNumber
@@ -64,7 +64,13 @@ from app.web.services.starting import (
     PassesQuery,
     read_variant,
 )
-from app.web.views.boardpage import BoardUrls, answer, ask_to_abandon, deal_page, started
+from app.web.views.boardpage import (
+    answer,
+    ask_to_abandon,
+    deal_page,
+    put_notice,
+    started,
+)
 from app.web.views.templating import templates
 from app.web.views.view import back_before
 
@@ -264,10 +270,11 @@ def start_retry(request: Request, session: Session, player_id: str, loaded: Load
                               starting=_("this deal again from move %(number)s, not counted",
                                          number=before))
     fresh = actions.retry(session, loaded, player_id, before)
-    response = see_other(path_for(request, "board", game_id=fresh.id))
+    board = path_for(request, "board", game_id=fresh.id)
+    response = see_other(board)
     if better is not None:  # shown: written down (``witness``)
         witness.note_better_move(session, player_id, loaded, before, better)
-        notice.put(request, response, fresh.id, Notice(
+        put_notice(request, response, fresh.id, board, Notice(
             back_before(better, before),
             hinted=tuple(card.name for card in better.cards),
             hinted_action=None if better.cards else better.op.value))

@@ -70,7 +70,7 @@ def api_read(request: Request, key: str, session: SessionDep,
              player_id: PlayerDep) -> JSONResponse:
     """The race: its status, its racers (finished ones in result order), ``you``."""
     with refusals(request):
-        return answer(session, racing.get(session, key), player_id)
+        return answer(session, racing.current(session, key), player_id)
 
 
 @api_router.post("/races/{key}/join", name="api_race_join", responses=REFUSED)
@@ -138,7 +138,7 @@ def create(request: Request, session: SessionDep, settings: SettingsDep, player_
 @router.get("/races/{key}", response_class=HTMLResponse, name="race")
 def page(request: Request, key: str, session: SessionDep, player_id: PlayerDep) -> Response:
     with refusals(request):
-        race = racing.get(session, key)
+        race = racing.current(session, key)
     return templates.TemplateResponse(request, "race.html", {
         "race": racing.seen_by(session, race, player_id)}, headers=NO_STORE)
 

@@ -29,8 +29,9 @@ from app.web.core.links import deal_path, path_for
 from app.web.core.names import status_label
 from app.web.core.refusals import ending
 from app.web.services import racing, solving, spoilers, witness
+from app.web.views.boardpage import board_context
 from app.web.views.templating import templates
-from app.web.views.view import board_context, described_steps, format_duration
+from app.web.views.view import described_steps, format_duration
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")

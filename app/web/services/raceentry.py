@@ -16,7 +16,7 @@ from app.store import races as stored
 from app.store.models import Race, utcnow
 from app.web.core.i18n import gettext as _
 from app.web.services import broadcast
-from app.web.services.racing import RaceRefused, get, state
+from app.web.services.racing import RaceRefused, current, state
 
 
 def _event(session: Session, race: Race, now: datetime | None = None) -> int:
@@ -52,7 +52,7 @@ def create(session: Session, settings: Settings, player_id: str, variant: Varian
 
 def join(session: Session, key: str, player_id: str) -> Race:
     """The player joins (again: nothing changes); refused past 8 racers or after the start."""
-    race = get(session, key)
+    race = current(session, key)
     already = stored.racer_of(session, key, player_id)
     if already is not None:
         return race
@@ -79,7 +79,7 @@ def _begin(session: Session, settings: Settings, race: Race, now: datetime) -> b
 
 def start(session: Session, settings: Settings, key: str, player_id: str) -> Race:
     """The creator starts the countdown; a second start changes nothing."""
-    race = get(session, key)
+    race = current(session, key)
     if race.creator != player_id:
         raise RaceRefused(403, _("Only the player who made this race can start it."))
     now = utcnow()  # the start's event says the countdown it began, however long the commit
@@ -93,7 +93,7 @@ def ready(session: Session, settings: Settings, key: str, player_id: str) -> Rac
     """The racer is ready; when two or more racers are in and every one is ready, the
     countdown starts as the creator's Start starts it. Again after the start: nothing changes
     for a racer who was ready, 409 for one who was not (the race went without them)."""
-    race = get(session, key)
+    race = current(session, key)
     racer = stored.racer_of(session, key, player_id)
     if racer is None:
         raise RaceRefused(403, _("Only this race's racers can be ready: join it first."))
@@ -117,12 +117,12 @@ def ready(session: Session, settings: Settings, key: str, player_id: str) -> Rac
 def rematch(session: Session, settings: Settings, key: str, player_id: str) -> Race:
     """A new race for the same racers on a new deal (a winnable one, same rules), made once
     however many of them press Rematch."""
-    race = get(session, key)
+    race = current(session, key)
     players = stored.race_players(session, key)
     if player_id not in players:
         raise RaceRefused(403, _("Only this race's racers can ask for a rematch."))
     if race.rematch:
-        return get(session, race.rematch)
+        return current(session, race.rematch)
     variant = Variant(race.goal, race.passes)
     new = stored.create_race(session, race.creator, Deal.from_number(
         odds.winnable_deal(variant)), race.goal, race.passes, hints=race.hints,
@@ -131,7 +131,7 @@ def rematch(session: Session, settings: Settings, key: str, player_id: str) -> R
         stored.join_race(session, new, other)
     if not stored.set_rematch(session, race, new.key):
         session.rollback()
-        return get(session, get(session, key).rematch or key)
+        return current(session, current(session, key).rematch or key)
     race.rematch = new.key
     broadcast.hold_deal(int(new.deal_number))
     first = _event(session, new)

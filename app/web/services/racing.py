@@ -93,7 +93,7 @@ def _racer(race: Race, entry: stored.RacerGame, now: datetime,
     ends = as_utc(race.ends_at) if race.ends_at else None
     late = ends is not None and ((racer_status == "playing" and now >= ends) or (
         game.finished_at is not None and as_utc(game.finished_at) > ends))
-    if late or stored.lost_by_time(game, position.is_over()):
+    if late or game.lost_by_time(position.is_over()):
         racer_status = "out"
     elif status is stored.RaceStatus.COUNTDOWN:
         racer_status = "waiting"
@@ -156,7 +156,7 @@ def seen_by(session: Session, race: Race, player_id: str,
     return shown
 
 
-def get(session: Session, key: str) -> Race:
+def current(session: Session, key: str) -> Race:
     """The race ``key`` (404 if none), brought up to the clock: one past its time limit is
     finished here, its games still in play lost by time (``settle``), whoever asks first."""
     race = stored.get_race(session, key) if len(key) <= 32 else None
@@ -263,7 +263,7 @@ def game_over(loaded: LoadedGame) -> Refusal | None:
     """The refusal of an input on a game its race's time limit ended (``game_over`` with the
     termination ``time_up``), None for any other game."""
     record = loaded.record
-    if not stored.lost_by_time(record, loaded.game.is_over()):
+    if not record.lost_by_time(loaded.game.is_over()):
         return None
     return Refusal(Code.GAME_OVER, {"status": record.status.value, "termination": TIME_UP})
 

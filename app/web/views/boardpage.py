@@ -3,8 +3,10 @@ fragment), and what every board form gets back, from the plain results of ``serv
 
 The board's script plays with its own engine and asks for the game as data
 (``Accept: application/json``); htmx gets the blocks it swaps; without JavaScript a form's POST
-is answered with a 303 back to the board, its notice carried through the redirect. A refused
-move is a message on the board, not an HTTP error.
+is answered with a 303 back to the board, its notice carried through the redirect in a
+short-lived signed cookie (``put_notice``, shown once by the board: ``take_notice``,
+``clear_notice``). A refused move is a message on the board, not an HTTP error. Every address
+an answer writes is made once, by ``links.board_links``.
 
 **The game as data.** The page plays with its own engine (static/js/engine, held to app/engine
 by one shared suite), so it needs the deal's cards and the moves, not a drawing: ``page_data``
@@ -17,104 +19,135 @@ they travel as digit strings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from app.engine import Game
+from app.engine import Game, GameStatus, Move, Outcome
 from app.store import GameRecord, LoadedGame, elapsed_seconds
-from app.web.core import notice, utcday
 from app.web.core.htmx import NO_STORE, is_htmx, see_other, wants_json
-from app.web.core.links import absolute_url, challenge_url, deal_path, path_for, rules_query
+from app.web.core.links import BoardLinks, BoardUrls, board_links, path_for
 from app.web.core.notice import NOTHING_TO_SAY, Answer, AskFirst, Notice
+from app.web.core.refusals import ended, ending, say
 from app.web.views.templating import templates
-from app.web.views.view import board_context, status_of
+from app.web.views.view import (
+    covered_by,
+    discard_top,
+    leaving_cards,
+    pyramid_slots,
+    tips_done,
+    with_symbols,
+)
 
 BOARD_BLOCKS = ["board", "counters", "message"]
 
-@dataclass(frozen=True, slots=True)
-class BoardUrls:
-    """Where the board's forms post: the game's own routes, or for a game not started yet
-    (a deal link, the deal of the day) the routes that start it with the first input."""
 
-    play: str
-    hint: str
-    undo: str | None = None
-
-    @classmethod
-    def of_game(cls, request: Request, game_id: str) -> BoardUrls:
-        return cls(play=path_for(request, "play", game_id=game_id),
-                   hint=path_for(request, "hint", game_id=game_id),
-                   undo=path_for(request, "undo", game_id=game_id))
+# --- the board drawn ----------------------------------------------------------------------
+def said_reason(status: GameStatus, outcome: Outcome | None, record: Any) -> str | None:
+    """Why a game ended, in the player's language (None while it is played): a race's game
+    lost where play could go on was ended by the race's time limit."""
+    if status is GameStatus.LOST and record.lost_by_time(outcome is not None):
+        return ended(status.value, "time_up")
+    return ending(status, outcome)
 
 
-def render_board(request: Request, loaded: LoadedGame, player_id: str,
+def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
+                  selected: str | None = None, replay: bool = False,
+                  hinted: tuple[str, ...] = (), hinted_action: str | None = None,
+                  removed: tuple[str, ...] = (), refused: tuple[str, ...] = (),
+                  ) -> dict[str, Any]:
+    """Everything the board template needs, computed once here rather than in Jinja.
+
+    ``replay`` draws the same board read-only: free cards look free but nothing is a control.
+    ``hinted`` cards (or the ``hinted_action`` control) are highlighted after a hint;
+    ``removed`` cards fade out where they were; ``refused`` cards shake (a refused move).
+    """
+    outcome = game.outcome()
+    # A replay shows the position's own status, whatever became of the game later.
+    status = game.status if replay else record.status_of(game)
+    owner = can_play and not replay
+    can_move = owner and status is GameStatus.PLAYING
+    legal = set(game.legal_moves)
+    free = {card.name for card in game.free_cards()}
+    selectable = free if can_move else set()
+    if selected not in selectable:
+        selected = None
+    return {
+        "record": record,
+        "game": game,
+        "version": record.version,
+        "slots": pyramid_slots(game),
+        "status": status,
+        "outcome": outcome,
+        "abandoned": status is GameStatus.ABANDONED,
+        "reason": said_reason(status, outcome, record),
+        "replay": replay,
+        # What looks free (every free card) and what can be clicked (only while playing).
+        "free_names": free,
+        "selectable": selectable,
+        "selected": selected,
+        "covered_by": covered_by(game),
+        "discard_top": discard_top(game),
+        "tips_done": tips_done(game),
+        "can_play": owner,
+        # A replay marks the cards or the control of a move it points at (the better move),
+        # though nothing on it can be played.
+        "hinted": set(hinted) if replay else set(hinted) & selectable,
+        "hinted_action": hinted_action if can_move or replay else None,
+        "refused": set(refused),
+        "leaving": leaving_cards(game, removed) if not replay else [],
+        "can_move": can_move,
+        "can_draw": can_move and Move.draw() in legal,
+        "can_recycle": can_move and Move.recycle() in legal,
+        "can_undo": can_move and bool(game.moves),
+        "no_draw_reason": None if not can_move or Move.draw() in legal
+        else with_symbols(say(why)) if (why := game.why_illegal(Move.draw())) else "",
+        "stock_top": game.stock_top,
+        "waste_top": game.waste_top,
+        "elapsed": elapsed,
+        "paused": can_move and getattr(record, "paused_at", None) is not None,
+        "can_pause": can_move and record.id is not None,
+        "running": can_move and bool(game.moves) and getattr(record, "paused_at", None) is None,
+        "to_clear": game.goal.cards_to_clear,
+        "cleared": game.cards_cleared,
+        "score": record.score_of(game),
+    }
+
+
+# --- the answers ----------------------------------------------------------------------------
+def render_board(request: Request, loaded: LoadedGame, player_id: str, links: BoardLinks,
                  said: Notice = NOTHING_TO_SAY, status_code: int = 200,
-                 urls: BoardUrls | None = None, extras: dict[str, Any] | None = None) -> Response:
+                 extras: dict[str, Any] | None = None) -> Response:
     """The board page, or for the board's script just the board plus out-of-band counters
     and message. A refused move is a message on the board (200), not an HTTP error."""
     record, game = loaded.record, loaded.game
-    urls = urls or BoardUrls.of_game(request, record.id)
     elapsed = elapsed_seconds(record)
     if wants_json(request):
         running = (record.player_id == player_id and not game.is_over() and bool(game.moves)
                    and record.paused_at is None)
         data = answer_data(record, game, elapsed=elapsed, running=running, said=said)
-        if record.id is not None and request.url.path != urls.play:
-            data["urls"] = page_urls(request, record, urls)  # the game was stored just now
+        if record.id is not None and request.url.path != links.posts.play:
+            data["urls"] = links.page  # the game was stored just now
         return JSONResponse(data, status_code=status_code, headers=NO_STORE)
     context: dict[str, Any] = board_context(
         record, game, elapsed=elapsed, can_play=record.player_id == player_id,
         selected=said.selected, hinted=said.hinted, hinted_action=said.hinted_action,
         removed=said.removed, refused=said.refused_cards)
-    share = deal_path(request, record.deal_number, game.variant)
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
-                   share_link=absolute_url(request, share) if share else None,
-                   play_url=urls.play, undo_url=urls.undo, hint_url=urls.hint,
-                   challenge_url=challenge_url(request, record)
-                   if record.player_id == player_id else None, **(extras or {}))
+                   share_link=links.share, play_url=links.posts.play,
+                   undo_url=links.posts.undo, hint_url=links.posts.hint,
+                   challenge_url=links.challenge if record.player_id == player_id else None,
+                   **(extras or {}))
     if not is_htmx(request) and not context.get("shell"):
         context["game_data"] = page_data(
             record, game, elapsed=elapsed, running=context["running"], paused=context["paused"],
-            can_play=context["can_play"], urls=page_urls(request, record, urls), said=said,
+            can_play=context["can_play"], urls=links.page, said=said,
             learn=bool(context.get("learn")))
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE,
                                       block_names=BOARD_BLOCKS if is_htmx(request) else [])
-
-
-def page_urls(request: Request, record, urls: BoardUrls) -> dict[str, str | None]:
-    """Where the board's script sends each input of this game (a game not stored yet has
-    only its deal page's)."""
-    stored = record.id is not None
-
-    def of_game(name: str) -> str | None:
-        return path_for(request, name, game_id=record.id) if stored else None
-
-    return {"play": urls.play, "hint": urls.hint, "undo": urls.undo,
-            "pause": of_game("pause"), "resume": of_game("resume"),
-            "restart": of_game("restart"), "board": of_game("board"),
-            "new_game": path_for(request, "new_game"), **again_urls(request, record)}
-
-
-def again_urls(request: Request, record) -> dict[str, str | None]:
-    """Where "Play this deal again" begins its game on the page (its first batch starts it, as
-    a deal page's does), and the address it shows meanwhile: the deal link; today's deal of
-    the day stays the deal of the day. A custom deal has none: its form starts it."""
-    if record.deal_number is None:
-        return {"again": None, "again_hint": None, "again_page": None}
-    rules = rules_query(record.variant)
-    if record.daily is not None and record.daily == utcday.today().date():
-        day = {**rules, "day": record.daily.isoformat()}
-        return {"again": path_for(request, "daily_play", query=day),
-                "again_hint": path_for(request, "daily_hint", query=day),
-                "again_page": path_for(request, "daily", query=rules)}
-    number = record.deal_number
-    return {"again": path_for(request, "deal_play", query=rules, number=number),
-            "again_hint": path_for(request, "deal_hint", query=rules, number=number),
-            "again_page": path_for(request, "deal_link", query=rules, number=number)}
 
 
 def answer(request: Request, player_id: str, outcome: Answer | AskFirst, *,
@@ -132,15 +165,16 @@ def answer(request: Request, player_id: str, outcome: Answer | AskFirst, *,
             return Response(status_code=204, headers={"HX-Redirect": ask_at})
         return see_other(ask_at)
     loaded, said = outcome.loaded, outcome.said
-    if outcome.page or is_htmx(request) or wants_json(request):
-        response = render_board(request, loaded, player_id, said,
+    links = board_links(request, loaded.record, selected=said.selected)
+    if (outcome.page or is_htmx(request) or wants_json(request) or links.back is None
+            or links.board is None):  # (a game not stored yet is its deal page's board)
+        response = render_board(request, loaded, player_id, links, said,
                                 status_code=outcome.status_code, extras=extras)
     else:
-        response = see_other(path_for(request, "board", query={"selected": said.selected},
-                                      game_id=loaded.record.id))
-        notice.put(request, response, loaded.record.id, said)
-    if outcome.started:
-        response.headers["HX-Replace-Url"] = path_for(request, "board", game_id=loaded.record.id)
+        response = put_notice(request, see_other(links.back), loaded.record.id, links.board,
+                              said)
+    if outcome.started and links.board is not None:
+        response.headers["HX-Replace-Url"] = links.board
     return response
 
 
@@ -156,7 +190,8 @@ def deal_page(request: Request, player_id: str, shown: LoadedGame | AskFirst, *,
                               starting=starting)
     if shown.record.id is not None:
         return see_other(path_for(request, "board", game_id=shown.record.id))
-    return render_board(request, shown, player_id, urls=urls, extras=extras)
+    return render_board(request, shown, player_id, board_links(request, shown.record, urls),
+                        extras=extras)
 
 
 def started(request: Request, outcome: GameRecord | AskFirst, *, action: str,
@@ -177,6 +212,62 @@ def ask_to_abandon(request: Request, current: GameRecord, *, action: str, fields
     return templates.TemplateResponse(request, "confirm.html", context, headers=NO_STORE)
 
 
+# --- the notice through a redirect ----------------------------------------------------------
+NOTICE_COOKIE = "pyramid_flash"
+NOTICE_SALT = "pyramid.flash"
+NOTICE_MAX_AGE = 60  # seconds: long enough for the redirect, short enough never to show stale
+NOTICE_LONGEST = 500  # characters of a message carried in the cookie
+
+
+def _serializer(request: Request) -> URLSafeTimedSerializer:
+    """Signed (itsdangerous, keyed by SECRET_KEY), so a page never shows text a third party
+    wrote."""
+    return URLSafeTimedSerializer(request.app.state.settings.secret_key, salt=NOTICE_SALT)
+
+
+def put_notice(request: Request, response: Response, game_id: str, board: str,
+               said: Notice) -> Response:
+    """Attach ``said`` to ``response``, a redirect towards ``board``, the board of ``game_id``
+    (what the board draws from it: the selection travels in the URL, and nothing fades on a
+    page load). The cookie goes to that board's path alone."""
+    token = _serializer(request).dumps(
+        {"g": game_id, "m": said.message[:NOTICE_LONGEST], "t": said.tone,
+         "c": list(said.hinted), "a": said.hinted_action, "r": list(said.refused_cards)})
+    response.set_cookie(NOTICE_COOKIE, token, max_age=NOTICE_MAX_AGE, path=board,
+                        httponly=True, samesite="lax",
+                        secure=request.app.state.settings.cookie_secure)
+    return response
+
+
+def _names(value: object) -> tuple[str, ...]:
+    return tuple(item for item in value if isinstance(item, str)) if isinstance(
+        value, list) else ()
+
+
+def take_notice(request: Request, game_id: str) -> Notice | None:
+    """The notice for this board, if a valid one came with the request (see
+    ``clear_notice``)."""
+    token = request.cookies.get(NOTICE_COOKIE)
+    if not token:
+        return None
+    try:
+        data = _serializer(request).loads(token, max_age=NOTICE_MAX_AGE)
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("g") != game_id:
+        return None
+    action = data.get("a")
+    return Notice(message=str(data.get("m", "")), refused=data.get("t") == "error",
+                  hinted=_names(data.get("c")), refused_cards=_names(data.get("r")),
+                  hinted_action=action if isinstance(action, str) else None)
+
+
+def clear_notice(request: Request, response: Response, board: str) -> None:
+    """Delete the notice's cookie of the board at ``board`` once shown, so a reload does not
+    announce it again."""
+    if NOTICE_COOKIE in request.cookies:
+        response.delete_cookie(NOTICE_COOKIE, path=board, httponly=True, samesite="lax",
+                               secure=request.app.state.settings.cookie_secure)
 # --- the game as data ---------------------------------------------------------------------
 def deal_data(game: Game) -> dict[str, Any]:
     """The deal's cards (pyramid from the apex, stock from the top) and its number."""
@@ -193,7 +284,7 @@ def answer_data(record: Any, game: Game, *, elapsed: int, running: bool,
     return {
         "id": record.id,
         "version": record.version,
-        "status": status_of(record, game).value,
+        "status": record.status_of(game).value,
         "moves": [move.to_text() for move in game.moves],
         "last_input": record.last_input,
         "hints": record.hints_used or 0,

@@ -1,8 +1,10 @@
-"""What the pages and the JSON API show of a game: plain data built from the engine's state.
+"""What the pages show of a game, in pieces and in words: plain data built from the engine's
+state (the pyramid's places, the cards leaving, the moves and hints said).
 
-Pure functions with no I/O and no database: a route hands over the stored game (anything with
-a ``GameRecord``'s attributes) and the engine's position, so the templates stay free of game
-logic and the API and the board can never disagree about what a position looks like.
+Pure functions with no I/O and no database, so the templates stay free of game logic. The
+board's whole context (``boardpage.board_context``) and the JSON API's state
+(``apimodels.api_state``) are built from them and read a game's status in one place
+(``boardpage.status_of``), so the API and the board can never disagree about a position.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Card, CardError, Game, GameStatus, Move, Op, Outcome, ended_reason
+from app.engine import Card, CardError, Game, GameStatus, Move, Op, ended_reason
 from app.engine.deal import COVERED_BY, PYRAMID_SIZE, row_col
 from app.engine.refusals import ENDED
 from app.engine.solver import Hint
@@ -19,7 +21,7 @@ from app.web.core.i18n import gettext as _
 from app.web.core.i18n import ngettext, pgettext
 from app.web.core.names import card_name
 from app.web.core.ranked import unranked_why
-from app.web.core.refusals import ended, ending, say
+from app.web.core.refusals import ending, say
 
 _CARD_NAME = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
@@ -206,12 +208,6 @@ def leaving_cards(game: Game, removed: tuple[str, ...]) -> list[Leaving]:
     return leaving
 
 
-def status_of(record: Any, game: Game) -> GameStatus:
-    """``playing``, ``won``, ``lost``, or ``abandoned`` (which only the record knows)."""
-    stored = record.status
-    return stored if stored.ended else game.status
-
-
 def describe_step(move: Move, drawn: Card | None = None) -> str:
     """A move in a replay's move list: ``5♥ + 8♣``, ``K♠``, ``Draw 8♠`` (the card drawn, when
     known), ``Recycle``."""
@@ -275,90 +271,13 @@ def discard_top(game: Game) -> Card | None:
     return None
 
 
-def lost_by_time(status: GameStatus, outcome: Outcome | None, record: Any) -> bool:
-    """A race's game lost where play could go on: its race's time limit ended it."""
-    return (status is GameStatus.LOST and outcome is None
-            and getattr(record, "race", None) is not None)
-
-
-def said_reason(status: GameStatus, outcome: Outcome | None, record: Any = None) -> str | None:
-    """Why a game ended, in the player's language (None while it is played)."""
-    if lost_by_time(status, outcome, record):
-        return ended(status.value, "time_up")
-    return ending(status, outcome)
-
-
-def board_context(record: Any, game: Game, *, elapsed: int, can_play: bool,
-                  selected: str | None = None, replay: bool = False,
-                  hinted: tuple[str, ...] = (), hinted_action: str | None = None,
-                  removed: tuple[str, ...] = (), refused: tuple[str, ...] = (),
-                  ) -> dict[str, Any]:
-    """Everything the board template needs, computed once here rather than in Jinja.
-
-    ``replay`` draws the same board read-only: free cards look free but nothing is a control.
-    ``hinted`` cards (or the ``hinted_action`` control) are highlighted after a hint;
-    ``removed`` cards fade out where they were; ``refused`` cards shake (a refused move).
-    """
-    outcome = game.outcome()
-    # A replay shows the position's own status, whatever became of the game later.
-    status = game.status if replay else status_of(record, game)
-    owner = can_play and not replay
-    can_move = owner and status is GameStatus.PLAYING
-    legal = set(game.legal_moves)
-    free = {card.name for card in game.free_cards()}
-    selectable = free if can_move else set()
-    if selected not in selectable:
-        selected = None
-    return {
-        "record": record,
-        "game": game,
-        "version": record.version,
-        "slots": pyramid_slots(game),
-        "status": status,
-        "outcome": outcome,
-        "abandoned": status is GameStatus.ABANDONED,
-        "reason": said_reason(status, outcome, record),
-        "replay": replay,
-        # What looks free (every free card) and what can be clicked (only while playing).
-        "free_names": free,
-        "selectable": selectable,
-        "selected": selected,
-        "covered_by": covered_by(game),
-        "discard_top": discard_top(game),
-        "tips_done": tips_done(game),
-        "can_play": owner,
-        # A replay marks the cards or the control of a move it points at (the better move),
-        # though nothing on it can be played.
-        "hinted": set(hinted) if replay else set(hinted) & selectable,
-        "hinted_action": hinted_action if can_move or replay else None,
-        "refused": set(refused),
-        "leaving": leaving_cards(game, removed) if not replay else [],
-        "can_move": can_move,
-        "can_draw": can_move and Move.draw() in legal,
-        "can_recycle": can_move and Move.recycle() in legal,
-        "can_undo": can_move and bool(game.moves),
-        "no_draw_reason": None if not can_move or Move.draw() in legal
-        else with_symbols(say(why)) if (why := game.why_illegal(Move.draw())) else "",
-        "stock_top": game.stock_top,
-        "waste_top": game.waste_top,
-        "elapsed": elapsed,
-        "paused": can_move and getattr(record, "paused_at", None) is not None,
-        "can_pause": can_move and record.id is not None,
-        "running": can_move and bool(game.moves) and getattr(record, "paused_at", None) is None,
-        "to_clear": game.goal.cards_to_clear,
-        "cleared": game.cards_cleared,
-        "score": record.score_of(game),
-    }
-
-
 def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str, Any]:
     """The JSON form of a game for ``/api/games/{id}`` (``elapsed``: its time; ``paused``: what
     its pauses leave out of it, both from the store's clock).
 
     Once the game is over (won, lost or abandoned) nothing is free and no move is legal.
     """
-    outcome = game.outcome()
-    status = status_of(record, game)
+    status = record.status_of(game)
     playing = status is GameStatus.PLAYING
     return {
         "id": record.id,
@@ -368,8 +287,8 @@ def api_state(record: Any, game: Game, *, elapsed: int, paused: int) -> dict[str
         "goal": game.goal.value,
         "passes": game.passes,
         "status": status.value,
-        "reason": ENDED["time_up"] if lost_by_time(status, outcome, record)
-        else ended_reason(status, outcome),
+        "reason": ENDED["time_up"] if record.lost_by_time(game.is_over())
+        else ended_reason(status, game.outcome()),
         "pyramid": [card.name if card else None for card in game.pyramid],
         "stock": {"top": game.stock_top.name if game.stock_top else None,
                   "count": len(game.stock)},
