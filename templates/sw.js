@@ -3,7 +3,8 @@
  * - Install: keep this release's shell (scripts, styles, icons, the offline board, the home
  *   page) in a cache of its own. No skipWaiting: a new release's worker waits until no page
  *   uses this one, so nobody's game changes scripts halfway; it takes over at the next visit.
- * - Activate: drop older releases' caches; take the pages already open on a first install.
+ * - Activate: drop older releases' caches; take the pages already open on a first install
+ *   (a page still loading then asks to be taken once it runs: static/js/site.js).
  * - Files of a release (/assets/<release>/...) never change: from the cache, else the network.
  * - Pages: from the network; with none, the page kept for that address, else the offline
  *   board (/offline), whose script shows a game kept on the device, or begins one. A page is
@@ -108,10 +109,13 @@ async function pack(request) {
   }
 }
 
-// A page may ask which release serves it (the browser tests do), and says when the player's
-// language or look changed: the pages kept at install are fetched again, as now drawn.
+// A page may ask which release serves it (the browser tests do); asks to be taken when it
+// was still loading at this worker's activation, so its claim missed it (static/js/site.js);
+// and says when the player's language or look changed: the pages kept at install are fetched
+// again, as now drawn.
 self.addEventListener("message", (event) => {
   if (event.data === "release?") event.source.postMessage({ release: RELEASE });
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
   if (event.data === "pages-changed") {
     const pages = PRECACHE.filter((path) => !path.startsWith("/assets/"));
     event.waitUntil(caches.open(CACHE).then((cache) => keepAll(cache, pages)).catch(() => {}));

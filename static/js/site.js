@@ -36,7 +36,21 @@ function install(tried) {
   }, again);
 }
 
-if ("serviceWorker" in navigator) install(0);
+/** Have the active worker take this page, when it does not yet. Its claim at activation takes
+ * only the pages already running: a page asked for while the worker was installing (the home
+ * page's install, then a game opened at once, its answer slow from a busy server) is still
+ * loading then, and would stay without the worker, so without offline play, until the next
+ * page opened. */
+function claimThisPage() {
+  navigator.serviceWorker.ready.then((registration) => {
+    if (!navigator.serviceWorker.controller) registration.active?.postMessage("claim");
+  });
+}
+
+if ("serviceWorker" in navigator) {
+  install(0);
+  claimThisPage();
+}
 
 function notice(text) {
   const box = foundOrMade("[data-synced]", "p",

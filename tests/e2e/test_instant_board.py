@@ -189,6 +189,26 @@ def test_a_tab_coming_back_into_view_shows_what_another_device_played(page):
     board_matches_server(page)
 
 
+def test_a_reload_after_moves_made_elsewhere_plays_the_next_input_on_the_page_s_game(page):
+    """The page took in a move made on another device, and kept that game on this device;
+    another move there, then a reload: the page's game, newer than the copy kept, is the one
+    kept now, and the next input is played on it, not sent on the older version and refused
+    (a loaded machine's test had its page look again while the moves were being made)."""
+    open_deal(page, 42)
+    game = game_id(page)
+    assert page.request.post(f"/api/games/{game}/moves", data={"op": "draw"}).ok
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_selector('#board[data-moves="1"]')
+    assert page.request.post(f"/api/games/{game}/moves", data={"op": "draw"}).ok
+    page.reload()
+    page.wait_for_selector('#board[data-moves="2"]')
+    page.keyboard.press("d")
+    page.wait_for_selector('#board[data-moves="3"]')
+    settled(page)
+    assert "not kept" not in page.locator("#message").inner_text()
+    assert board_matches_server(page)["waste"]["count"] == 3
+
+
 def test_a_won_game_played_fast_ends_equal_to_the_server(page):
     """The solver's whole winning line, each move pressed without waiting for an answer."""
     open_deal(page, 617, "?goal=wholedeck")

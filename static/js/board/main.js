@@ -105,7 +105,12 @@ async function boot() {
         && !(await askToLeave(found.record))) return;
     shown(root, found.record);
   }
-  if (!practice && (found.notKept || found.record.steps.length)) saved.put(found.record);
+  // Kept when it has steps to send, and whenever this device kept the game before: every
+  // change goes through the kept copy (saved.update), so a copy older than the page (a look
+  // again that saw an earlier move made elsewhere) would take the next move, sent on its
+  // version, and the server would refuse it as played on a game since moved on.
+  if (!practice && (found.notKept || found.record.steps.length
+      || (data && saved.get(found.record.key)))) saved.put(found.record);
   if (data?.hinted?.length && !found.record.steps.length) board.marked(data.hinted);
   window.pyramidBoard = board;
   listen(board);
