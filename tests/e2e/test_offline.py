@@ -313,3 +313,29 @@ def test_a_first_install_that_fails_is_tried_again_while_the_page_is_open(browse
     finally:
         context.close()
         site.stop()
+
+
+def test_a_page_still_loading_when_the_worker_activates_is_taken_too(page):
+    """The home page installs the worker and a game is opened at once, its page slow to come
+    (held here until the worker is active): the worker's claim at its activation took only
+    the pages already running, so the game's page asks to be taken (static/js/site.js), and
+    has offline play from its first visit, not from the next page opened."""
+    page.goto("/")
+    held = []
+    page.context.route("**/games/*", lambda route: held.append(route)
+                       if route.request.resource_type == "document" else route.continue_())
+    token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    started = page.request.post("/deal/42", form={"csrf_token": token}, max_redirects=0)
+    assert started.status == 303, started.status
+    page.evaluate("url => { location.href = url; }", started.headers["location"])
+    other = page.context.new_page()  # a tab to watch the worker from while the game's waits
+    other.goto("/")
+    deadline = time.monotonic() + WAIT
+    while not held:
+        assert time.monotonic() < deadline, "the game's page was never asked for"
+        other.wait_for_timeout(50)
+    wait_until(other, "async () => (await navigator.serviceWorker.getRegistration())"
+               "?.active?.state === 'activated'", "the worker's activation")
+    held[0].continue_()
+    page.wait_for_selector("#board[data-game]:not([data-game=''])")
+    controlled(page)
