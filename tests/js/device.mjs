@@ -41,7 +41,6 @@ function equal(actual, expected, what) {
 
 const TESTS = {
   "quick questions while the worker loads end no worker; the newest is answered": async () => {
-    workers.length = 0;
     const device = new DeviceSolver("worker.js");
     const asked = [0, 1, 2].map((n) => device.ask("verdict", drawn(n)));
     equal(workers.length, 1, "workers started");
@@ -58,7 +57,6 @@ const TESTS = {
   },
   "a stale search still running after its grace is ended, and the newest goes to a new worker":
     async () => {
-      workers.length = 0;
       const device = new DeviceSolver("worker.js");
       const first = device.ask("hint", game);
       workers[0].answer({ ready: true });
@@ -75,7 +73,6 @@ const TESTS = {
     },
   "a deep search made stale after a quick one, within the first's grace, is ended too":
     async () => {
-      workers.length = 0;
       const device = new DeviceSolver("worker.js");
       device.ask("verdict", game);
       workers[0].answer({ ready: true });
@@ -94,7 +91,6 @@ const TESTS = {
       equal(await third, { verdict: "winnable" }, "the newest question's answer");
     },
   "a stale search that ends within its grace keeps its worker": async () => {
-    workers.length = 0;
     const device = new DeviceSolver("worker.js");
     device.ask("verdict", game);
     workers[0].answer({ ready: true });
@@ -107,7 +103,6 @@ const TESTS = {
     equal(await second, { verdict: "not_winnable" }, "the newest question's answer");
   },
   "a verdict does not end a hint of the same position": async () => {
-    workers.length = 0;
     const device = new DeviceSolver("worker.js");
     const hint = device.ask("hint", game);
     equal(await device.ask("verdict", game), null, "the verdict asked meanwhile");
@@ -116,7 +111,6 @@ const TESTS = {
     equal(await hint, { move: { op: "draw" } }, "the hint's answer");
   },
   "a worker that fails answers every question with null from then on": async () => {
-    workers.length = 0;
     const device = new DeviceSolver("worker.js");
     const asked = device.ask("verdict", game);
     workers[0].fail();  // its script or the WebAssembly did not load
@@ -127,6 +121,7 @@ const TESTS = {
 
 let passed = 0;
 for (const [name, test] of Object.entries(TESTS)) {
+  workers.length = 0;  // each case starts with no worker
   try {
     await test();
     passed += 1;

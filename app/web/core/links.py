@@ -116,20 +116,31 @@ class BoardUrls:
 
 @dataclass(frozen=True, slots=True)
 class BoardLinks:
-    """Every address a board answer writes or sends the browser to (``board_links``)."""
+    """Every address a board answer writes or sends the browser to (``board_links``): those
+    of every answer at once; those only a drawn page or a game just stored shows, when asked
+    (the script's answers to its batches, the hot path, need none of them)."""
 
+    request: HTTPConnection
+    record: Any
     posts: BoardUrls
     """Where the board's forms post."""
     board: str | None
     """The game's own board; None for a game not stored yet."""
     back: str | None
     """Where a form's POST sends the browser: the board, with the card it left selected."""
-    share: str | None
-    """The deal's link, absolute (None for a custom deal)."""
-    challenge: str | None
-    """The game's challenge link (``challenge_url``)."""
-    page: dict[str, str | None]
-    """Where the board's script sends each input (``page_urls``)."""
+
+    def share(self) -> str | None:
+        """The deal's link, absolute (None for a custom deal)."""
+        path = deal_path(self.request, self.record.deal_number, self.record.variant)
+        return absolute_url(self.request, path) if path else None
+
+    def challenge(self) -> str | None:
+        """The game's challenge link (``challenge_url``)."""
+        return challenge_url(self.request, self.record)
+
+    def page(self) -> dict[str, str | None]:
+        """Where the board's script sends each input (``page_urls``)."""
+        return page_urls(self.request, self.record, self.posts)
 
 
 def board_links(request: HTTPConnection, record: Any, posts: BoardUrls | None = None, *,
@@ -137,16 +148,12 @@ def board_links(request: HTTPConnection, record: Any, posts: BoardUrls | None = 
     """The addresses of ``record``'s board, whose forms post to ``posts`` (by default the
     game's own routes) and which leaves ``selected`` selected after a form."""
     stored = record.id is not None
-    posts = posts or BoardUrls.of_game(request, record.id)
-    share = deal_path(request, record.deal_number, record.variant)
     return BoardLinks(
-        posts=posts,
+        request=request, record=record,
+        posts=posts or BoardUrls.of_game(request, record.id),
         board=path_for(request, "board", game_id=record.id) if stored else None,
         back=path_for(request, "board", query={"selected": selected}, game_id=record.id)
-        if stored else None,
-        share=absolute_url(request, share) if share else None,
-        challenge=challenge_url(request, record),
-        page=page_urls(request, record, posts))
+        if stored else None)
 
 
 def page_urls(request: HTTPConnection, record: Any, urls: BoardUrls) -> dict[str, str | None]:

@@ -129,21 +129,21 @@ def render_board(request: Request, loaded: LoadedGame, player_id: str, links: Bo
                    and record.paused_at is None)
         data = answer_data(record, game, elapsed=elapsed, running=running, said=said)
         if record.id is not None and request.url.path != links.posts.play:
-            data["urls"] = links.page  # the game was stored just now
+            data["urls"] = links.page()  # the game was stored just now
         return JSONResponse(data, status_code=status_code, headers=NO_STORE)
     context: dict[str, Any] = board_context(
         record, game, elapsed=elapsed, can_play=record.player_id == player_id,
         selected=said.selected, hinted=said.hinted, hinted_action=said.hinted_action,
         removed=said.removed, refused=said.refused_cards)
     context.update(message=said.message, tone=said.tone, oob=is_htmx(request),
-                   share_link=links.share, play_url=links.posts.play,
+                   share_link=links.share(), play_url=links.posts.play,
                    undo_url=links.posts.undo, hint_url=links.posts.hint,
-                   challenge_url=links.challenge if record.player_id == player_id else None,
+                   challenge_url=links.challenge() if record.player_id == player_id else None,
                    **(extras or {}))
     if not is_htmx(request) and not context.get("shell"):
         context["game_data"] = page_data(
             record, game, elapsed=elapsed, running=context["running"], paused=context["paused"],
-            can_play=context["can_play"], urls=links.page, said=said,
+            can_play=context["can_play"], urls=links.page(), said=said,
             learn=bool(context.get("learn")))
     return templates.TemplateResponse(request, "game.html", context, status_code=status_code,
                                       headers=NO_STORE,
