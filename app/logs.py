@@ -140,6 +140,9 @@ def logging_config(log_format: LogFormat, level: str = "INFO") -> dict[str, Any]
             "uvicorn.error": {"handlers": [], "level": level, "propagate": True},
             **{name: {"handlers": ["stdout"], "level": level, "propagate": False}
                for name in ACCESS_LOGGERS},
+            # "setup plugin ..." for each of its plugins, whenever Alembic is first imported:
+            # not news (and the first lines an operator would read).
+            "alembic.runtime.plugins": {"level": "WARNING"},
         },
     }
 

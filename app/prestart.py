@@ -13,23 +13,27 @@ database password, which the URL may hold).
 from __future__ import annotations
 
 import logging
-
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from typing import TYPE_CHECKING
 
 from app.logs import configure
 from app.settings import PROJECT_DIR, Settings, exit_with, get_settings, settings_or_exit
-from app.store.db import ensure_sqlite_directory
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+# Alembic, SQLAlchemy and the store are imported where they are used, not above: the settings
+# are read first, so that a bad setting ends the process in a tenth of a second instead of the
+# half second those imports take (a typo in an operator's environment, and tests/test_startup.py
+# starts this module for every such mistake).
 
 
 def alembic_config(database_url: str | None = None, *, own_logging: bool = False) -> Config:
     """Alembic's config for this checkout; ``database_url`` overrides DATABASE_URL.
     ``own_logging``: the caller has set up logging (``app.logs``, text or JSON), which
     alembic.ini's logging section would otherwise replace."""
+    from alembic.config import Config
+
     config = Config(str(PROJECT_DIR / "alembic.ini"))
     if database_url:
         config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
@@ -40,6 +44,10 @@ def alembic_config(database_url: str | None = None, *, own_logging: bool = False
 
 def migrate(database_url: str | None = None, *, own_logging: bool = False) -> None:
     """Bring the database at ``database_url`` (default: the settings') to the newest schema."""
+    from alembic import command
+
+    from app.store.db import ensure_sqlite_directory
+
     url = database_url or get_settings().database_url
     ensure_sqlite_directory(url)
     command.upgrade(alembic_config(url, own_logging=own_logging), "head")
@@ -53,6 +61,7 @@ def schema_problem(database_url: str) -> str | None:
     writes, and one ahead of it (a newer image's migrations) may have changed what the code
     relies on. ``docs/deploy.md`` says how to upgrade and roll back with this check."""
     from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
 
     from app.store.db import make_engine
     from app.version import schema
@@ -86,6 +95,8 @@ def schema_problem(database_url: str) -> str | None:
 
 
 def _known(script: ScriptDirectory, revision: str) -> bool:
+    from alembic.util import CommandError
+
     try:
         return script.get_revision(revision) is not None
     except CommandError:
@@ -96,6 +107,9 @@ def schema_or_exit(settings: Settings) -> None:
     """End the process with one line on stderr unless the database's schema
     is the one this code expects: an app started with MIGRATE_ON_START=false refuses to serve
     against another schema."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:
         problem = schema_problem(settings.database_url)
     except (SQLAlchemyError, OSError) as exc:
@@ -107,6 +121,8 @@ def schema_or_exit(settings: Settings) -> None:
 
 def why(exc: BaseException) -> str:
     """The first line of the driver's own reason, without SQLAlchemy's SQL and links."""
+    from sqlalchemy.exc import DBAPIError
+
     reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     text = str(reason).strip() or type(reason).__name__
     return text.splitlines()[0]
@@ -114,6 +130,10 @@ def why(exc: BaseException) -> str:
 
 def migrate_or_exit(settings: Settings, *, own_logging: bool = False) -> None:
     """``migrate``, ending the process with one line on stderr if the database fails."""
+    from alembic.util import CommandError
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:
         migrate(settings.database_url, own_logging=own_logging)
     except (SQLAlchemyError, OSError, CommandError) as exc:

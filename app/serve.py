@@ -17,8 +17,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import uvicorn
-
 from app.logs import configure, logging_config
 from app.prestart import migrate_or_exit, schema_or_exit
 from app.settings import settings_or_exit
@@ -54,6 +52,8 @@ def main() -> None:
     # X-Forwarded-* are believed only from TRUSTED_PROXIES (uvicorn's own default would
     # believe any client on loopback); behind a proxy, set it and BASE_URL.
     trusted = settings.trusted_proxies
+    import uvicorn  # after the settings: a bad one is told before this import (app.prestart)
+
     try:
         uvicorn.run("app.main:app", host=settings.host, port=settings.port,
                     workers=settings.workers, proxy_headers=bool(trusted),

@@ -77,6 +77,17 @@ def test_bad_settings_and_databases_are_one_line(module, env, expected, tmp_path
     assert "short-secret" not in result.stderr and "hunter2" not in result.stderr
 
 
+@pytest.mark.parametrize("module", ["app.serve", "app.prestart"])
+def test_the_entry_points_read_the_settings_before_loading_the_server_and_the_database(module):
+    """A bad setting is told in a tenth of a second: uvicorn, Alembic and SQLAlchemy (half a
+    second to import) are loaded only once the settings are read."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys, {module}; "
+         "print(sorted(m for m in ('uvicorn', 'alembic', 'sqlalchemy') if m in sys.modules))"],
+        capture_output=True, text=True, timeout=60, check=True)
+    assert loaded.stdout.strip() == "[]"
+
+
 # --- the app's lifespan ------------------------------------------------------------------------
 def test_the_collector_is_tuned_while_the_app_runs_and_restored_after(sqlite_url):
     import gc
