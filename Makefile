@@ -65,7 +65,13 @@ lint: venv-test
 # test's time is spent waiting on its server and Chromium, so more workers than cores pays; a
 # module stays on one worker (--dist loadscope), so its module-wide fixtures (a server, a Node
 # run) start once.
+#
+# Python's compiled bytecode is kept (__pycache__/, ignored by git) even where the environment
+# says PYTHONDONTWRITEBYTECODE: without it every worker compiles the app and rewrites the
+# tests' asserts anew, and every app process the tests start compiles the app again (about 6
+# CPU-s a worker and 0.2 an app process: docs/tests.md).
 TEST_WORKERS ?= 3
+test: export PYTHONDONTWRITEBYTECODE=
 test: venv-test node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy

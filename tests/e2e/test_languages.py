@@ -144,15 +144,17 @@ PAGES = ["/", "/rules", "/odds", "/settings", "/stats", "/daily", "/daily/calend
          "/learn", "/deal/1234", "/no-such-page"]
 
 
-def every_kind_of_page(page) -> list[str]:
+def every_kind_of_page(page) -> dict[str, str]:
     """The pages above, and a board, a won game's end, its replay and results, a lost game's
-    analysis: the game pages of the player ``page`` is."""
+    analysis (the game pages of the player ``page`` is), by a name for their pictures that
+    stays the same from run to run."""
     board = start_game(page, 5)
     settled(page)
     won = won_game(page)
     lost = lost_game(page)
-    return [*PAGES, board, f"/games/{won}", f"/games/{won}/replay?step=5",
-            f"/games/{won}/results", f"/games/{lost}/analysis"]
+    return {**{path.strip("/").replace("/", "-") or "home": path for path in PAGES},
+            "board": board, "won": f"/games/{won}", "won-replay": f"/games/{won}/replay?step=5",
+            "won-results": f"/games/{won}/results", "lost-analysis": f"/games/{lost}/analysis"}
 
 
 def lost_game(page) -> str:
@@ -205,7 +207,7 @@ def test_every_language_fits_a_small_phone(browser, server, artifacts, language)
     context, page = phone(browser, server, width=360, height=640, locale=language)
     checked = {}
     try:
-        for path in every_kind_of_page(page):
+        for name, path in every_kind_of_page(page).items():
             page.goto(path)
             page.wait_for_selector("main")
             page.wait_for_load_state("load")
@@ -214,8 +216,7 @@ def test_every_language_fits_a_small_phone(browser, server, artifacts, language)
             assert not page.evaluate(SPILLED), (path, page.evaluate(SPILLED))
             if language in AXE_CHECKED:
                 checked[path] = violations(page)
-            name = path.strip("/").replace("/", "-") or "home"
-            page.screenshot(path=str(artifacts / f"{language}-360-{name[:40]}.png"))
+            page.screenshot(path=str(artifacts / f"{language}-360-{name}.jpg"))
         assert not serious(checked, f"{language} "), serious(checked, f"{language} ")
         start_game(page, 5)
         page.locator("[data-stock-back]").tap()

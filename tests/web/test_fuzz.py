@@ -9,6 +9,7 @@ that player, so moves, undos and hints reach a game rather than stopping at a 40
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 import schemathesis
@@ -31,18 +32,12 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 PLAYER = "fuzz-player"
 
 
-def build():
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="pyramid-fuzz-")
-    url = f"sqlite:///{folder}/fuzz.db"
-    migrate(url)
-    app = create_app(make_settings(url))
-    cookie = f"{app.state.settings.cookie_name}={PlayerCookie(app.state.settings).sign(PLAYER)}"
-    return app, cookie
-
-
-APP, COOKIE = build()
+FOLDER = tempfile.TemporaryDirectory(prefix="pyramid-fuzz-")
+"""The app's database: made when this module is collected (the schema, read then, is what
+parametrizes the test) and removed at exit; migrated only when the tests run (``game_id``)."""
+DATABASE_URL = f"sqlite:///{FOLDER.name}/fuzz.db"
+APP = create_app(make_settings(DATABASE_URL))
+COOKIE = f"{APP.state.settings.cookie_name}={PlayerCookie(APP.state.settings).sign(PLAYER)}"
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
@@ -50,6 +45,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 def game_id() -> str:
     from fastapi.testclient import TestClient
 
+    migrate(DATABASE_URL)
     with TestClient(APP) as client:
         created = client.post("/api/games", json={"deal": 617}, headers={"Cookie": COOKIE})
         assert created.status_code == 201
