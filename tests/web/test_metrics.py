@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.engine import Deal, Game
 from app.engine.solver import solve
 from app.main import create_app
-from app.web.core import metrics
+from app.web.core import assets, metrics
 from app.web.services import solving
 from tests.conftest import make_settings
 from tests.web.conftest import add_test_routes, browser_like
@@ -84,6 +84,10 @@ def test_requests_are_counted_by_route_template_and_status_class(scraped):
                       + r" (\S+)", text)
     assert count and float(count.group(1)) >= 3
     assert 'route="unmatched",status="4xx"' in text
+    # The page's files, served by a mount: under its path, not with the unknown pages.
+    assert scraped.get(assets.url("js/site.js")).status_code == 200
+    assert value("pyramid_http_request_duration_seconds_count", route=assets.PREFIX,
+                 method="GET", status="2xx") >= 1
     assert value("pyramid_http_request_duration_seconds_count", route="/api/games",
                  method="POST", status="4xx") >= 1  # the 413, under its route
     assert value("pyramid_http_requests_in_flight") == 0  # none left counted after

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.logs import CURRENT, RequestFields, loggable_path, was_answered
@@ -75,8 +75,10 @@ class Observe:
         """Histogram children by (route, method, status class): ``labels()`` takes a lock
         and builds a key each time; a dictionary lookup is a tenth of that."""
         self.flat: list[BaseRoute] | None = None
-        """Every route with a path, made at the first refusal (after the app has all its
-        routes)."""
+        """Every route with a path, made at the first request not routed (after the app has
+        all its routes)."""
+        self.mounts: dict[int, str] = {}
+        """The path of each mount (``/assets/<release>``, ``/static``), by its app's id."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -131,6 +133,12 @@ class Observe:
             return UNMATCHED
         if self.flat is None:
             self.flat = list(flatten(self.routes()))
+            self.mounts = {id(mount.app): mount.path for mount in self.flat
+                           if isinstance(mount, Mount)}
+        # A mount (the page's files) sets no route, only the app it handed the request to.
+        mounted = self.mounts.get(id(scope.get("endpoint")))
+        if mounted is not None:
+            return mounted
         for candidate in self.flat:
             if candidate.matches(scope)[0] is not Match.NONE:
                 return getattr(candidate, "path", UNMATCHED)
