@@ -13,7 +13,7 @@ database password, which the URL may hold).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from app.logs import configure
 from app.settings import PROJECT_DIR, Settings, exit_with, get_settings, settings_or_exit
@@ -107,38 +107,37 @@ def schema_or_exit(settings: Settings) -> None:
     """End the process with one line on stderr unless the database's schema
     is the one this code expects: an app started with MIGRATE_ON_START=false refuses to serve
     against another schema."""
-    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
     try:
         problem = schema_problem(settings.database_url)
     except (SQLAlchemyError, OSError) as exc:
-        where = make_url(settings.database_url).render_as_string(hide_password=True)
-        exit_with(f"cannot use the database at {where}: {why(exc)}")
+        unusable(settings.database_url, exc)
     if problem is not None:
         exit_with(f"refusing to serve: {problem}")
 
 
-def why(exc: BaseException) -> str:
-    """The first line of the driver's own reason, without SQLAlchemy's SQL and links."""
+def unusable(database_url: str, exc: BaseException) -> NoReturn:
+    """End the process with one line: the database (its password hidden) and the first line
+    of the driver's own reason, without SQLAlchemy's SQL and links."""
+    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError
 
+    where = make_url(database_url).render_as_string(hide_password=True)
     reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     text = str(reason).strip() or type(reason).__name__
-    return text.splitlines()[0]
+    exit_with(f"cannot use the database at {where}: {text.splitlines()[0]}")
 
 
 def migrate_or_exit(settings: Settings, *, own_logging: bool = False) -> None:
     """``migrate``, ending the process with one line on stderr if the database fails."""
     from alembic.util import CommandError
-    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
     try:
         migrate(settings.database_url, own_logging=own_logging)
     except (SQLAlchemyError, OSError, CommandError) as exc:
-        where = make_url(settings.database_url).render_as_string(hide_password=True)
-        exit_with(f"cannot use the database at {where}: {why(exc)}")
+        unusable(settings.database_url, exc)
 
 
 def main() -> None:

@@ -52,7 +52,7 @@ def main() -> None:
     # X-Forwarded-* are believed only from TRUSTED_PROXIES (uvicorn's own default would
     # believe any client on loopback); behind a proxy, set it and BASE_URL.
     trusted = settings.trusted_proxies
-    import uvicorn  # after the settings: a bad one is told before this import (app.prestart)
+    import uvicorn  # only now: a bad setting is told before this import (as in app.prestart)
 
     try:
         uvicorn.run("app.main:app", host=settings.host, port=settings.port,
