@@ -233,8 +233,6 @@ def page(request: pytest.FixtureRequest, browser: Chromium, server: Server):
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     """tests/artifacts/, where browser tests leave pictures of the pages for people to look
-    at. They are JPEG (a ``.jpg`` path): Chromium encodes a PNG of a long page in 0.7-1.0
-    CPU-s, a JPEG in a fifth of that (docs/tests.md). A screenshot that a test compares
-    stays a PNG, exact to the pixel."""
+    at, named so that a run replaces the last run's."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS

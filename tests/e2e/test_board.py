@@ -136,7 +136,7 @@ def test_win_a_whole_game_by_clicking(page, artifacts):
     assert navigations == []
     assert page.url == url
     assert "You won!" not in page.locator("#message").inner_text()  # the banner says it
-    page.screenshot(path=str(artifacts / "won-desktop.jpg"))
+    page.screenshot(path=str(artifacts / "won-desktop.png"))
 
     # "Play again" starts the same deal afresh.
     page.click('.banner [data-action="restart"]')
@@ -344,8 +344,8 @@ def test_screenshots(browser, server, artifacts, name, viewport):
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         box = page.locator(".pyramid").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
-        page.screenshot(path=str(artifacts / f"board-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"board-{name}.png"), full_page=True)
         page.goto("/")
-        page.screenshot(path=str(artifacts / f"home-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"home-{name}.png"), full_page=True)
     finally:
         context.close()

@@ -216,7 +216,7 @@ def test_every_language_fits_a_small_phone(browser, server, artifacts, language)
             assert not page.evaluate(SPILLED), (path, page.evaluate(SPILLED))
             if language in AXE_CHECKED:
                 checked[path] = violations(page)
-            page.screenshot(path=str(artifacts / f"{language}-360-{name}.jpg"))
+            page.screenshot(path=str(artifacts / f"{language}-360-{name}.png"))
         assert not serious(checked, f"{language} "), serious(checked, f"{language} ")
         start_game(page, 5)
         page.locator("[data-stock-back]").tap()

@@ -65,7 +65,7 @@ def test_the_odds_fit_a_phone(browser, server, size, artifacts):
         folds = page.locator("details.fold")
         assert folds.count() == 4
         assert all(fold.get_attribute("open") is None for fold in folds.all())
-        page.screenshot(path=str(artifacts / f"odds-{size}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"odds-{size}.png"), full_page=True)
         # Everything open: still no sideways scroll, and no command wider than the screen.
         open_every_fold(page)
         page.wait_for_selector("[data-commands]", state="visible")
@@ -74,7 +74,7 @@ def test_the_odds_fit_a_phone(browser, server, size, artifacts):
         box = commands.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
         assert commands.evaluate("pre => pre.scrollWidth <= pre.clientWidth")
-        page.screenshot(path=str(artifacts / f"odds-open-{size}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"odds-open-{size}.png"), full_page=True)
     finally:
         context.close()
 
@@ -92,7 +92,7 @@ def test_the_rules_draw_the_pyramid_and_say_how_to_play_here(browser, server, si
         assert box["width"] >= min(300, width - 60) and box["x"] + box["width"] <= width
         assert page.locator("[data-pyramid-drawing] [data-row]").count() == 7
         assert page.locator("[data-pyramid-drawing] rect.dc").count() == 28
-        page.screenshot(path=str(artifacts / f"rules-drawing-{size}.jpg"))
+        page.screenshot(path=str(artifacts / f"rules-drawing-{size}.png"))
         here = page.locator("#how-to-play-here")
         here.scroll_into_view_if_needed()
         expect(here).to_be_visible()
@@ -115,7 +115,7 @@ def test_the_home_page_s_controls_take_a_finger(browser, server, size, artifacts
         select = page.locator("#difficulty").bounding_box()
         assert select["width"] >= 120  # was 97x19
         assert page_width(page) <= width
-        page.screenshot(path=str(artifacts / f"home-{size}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"home-{size}.png"), full_page=True)
     finally:
         context.close()
 
@@ -209,7 +209,7 @@ def test_the_changed_pages_are_clean_and_never_scroll_sideways(browser, server, 
             open_every_fold(page)
             assert page_width(page) <= width, (name, "folds open", page_width(page))
             checked[f"{name}, folds open"] = violations(page)
-            page.screenshot(path=str(artifacts / f"page-{name}-{size}.jpg"), full_page=True)
+            page.screenshot(path=str(artifacts / f"page-{name}-{size}.png"), full_page=True)
         bad = serious(checked, f"{size} ")
         assert not bad, "\n".join(bad)
     finally:

@@ -47,7 +47,7 @@ def test_hint_then_screenshot(browser, server, artifacts, name):
             height = page.evaluate("document.documentElement.scrollHeight")
             assert height <= VIEWPORTS[name]["height"], height
             assert page.locator(".keys summary").bounding_box()["y"] < VIEWPORTS[name]["height"]
-        page.screenshot(path=str(artifacts / f"hint-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"hint-{name}.png"), full_page=True)
     finally:
         context.close()
 
@@ -77,10 +77,10 @@ def test_the_game_over_banner_can_be_closed_to_see_the_board(browser, server, ar
                 "([x, y]) => document.elementFromPoint(x, y).closest('[data-card]')"
                 "?.dataset.card", [box["x"] + box["width"] / 2, box["y"] + 4])
             assert top == card.get_attribute("data-card")
-        page.screenshot(path=str(artifacts / f"lost-banner-closed-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"lost-banner-closed-{name}.png"), full_page=True)
         page.click("[data-banner-toggle]")  # and it opens again
         assert banner.locator("h2").is_visible() and "Game over" in banner.inner_text()
-        page.screenshot(path=str(artifacts / f"lost-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"lost-{name}.png"), full_page=True)
     finally:
         context.close()
 
@@ -120,13 +120,13 @@ def test_error_page_and_api_docs_screenshots(browser, server, artifacts, name):
         for a, b in pairwise(boxes):  # never touching
             apart = b["x"] >= a["x"] + a["width"] + 4 or b["y"] >= a["y"] + a["height"] + 4
             assert apart, (a, b)
-        page.screenshot(path=str(artifacts / f"error-{name}.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / f"error-{name}.png"), full_page=True)
         outside = []
         page.on("request", lambda request: outside.append(request.url)
                 if not request.url.startswith(server.url) else None)
         page.goto("/docs")
         page.wait_for_selector(".swagger-ui .opblock", timeout=15_000)
         assert outside == []
-        page.screenshot(path=str(artifacts / f"docs-{name}.jpg"))
+        page.screenshot(path=str(artifacts / f"docs-{name}.png"))
     finally:
         context.close()

@@ -68,7 +68,7 @@ def test_two_racers_and_a_watcher(browser, server, artifacts):
         creator.wait_for_selector("[data-racer='2']")  # the join came through the stream
         watcher.wait_for_selector("[data-racer='2']")
         assert watcher.locator('[data-action="join"]').count() == 1  # a watcher may still join
-        racer.screenshot(path=str(artifacts / "race-390x844.jpg"), full_page=True)
+        racer.screenshot(path=str(artifacts / "race-390x844.png"), full_page=True)
         racer.click('[data-action="ready"]')  # shown live on the others' strips
         creator.wait_for_selector("[data-racer='2'][data-ready='true']")
         watcher.wait_for_selector("[data-racer='2'][data-ready='true']")
@@ -80,7 +80,7 @@ def test_two_racers_and_a_watcher(browser, server, artifacts):
         watcher.wait_for_selector("[data-race][data-race-status='running']")
         racer.wait_for_selector("#board[data-game]")
         racer.wait_for_selector("[data-race] [data-racer='1']")
-        racer.screenshot(path=str(artifacts / "race-board-390x844.jpg"))
+        racer.screenshot(path=str(artifacts / "race-board-390x844.png"))
         width = racer.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
         # A move on the phone: the others' strips show it.
@@ -104,7 +104,7 @@ def test_two_racers_and_a_watcher(browser, server, artifacts):
             "[data-race-page] [data-racer]",
             "rows => rows.map(r => [Number(r.dataset.racer), r.dataset.status])")
         assert on_page == [[r["id"], r["status"]] for r in shown["racers"]]
-        watcher.screenshot(path=str(artifacts / "race-results-1024x768.jpg"), full_page=True)
+        watcher.screenshot(path=str(artifacts / "race-results-1024x768.png"), full_page=True)
     finally:
         for context in contexts:
             context.close()
@@ -119,7 +119,7 @@ def test_the_race_page_fits_a_phone(browser, server, artifacts, viewport):
         page.click('[data-action="race"]')
         page.wait_for_selector("[data-race]")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        name = f"race-{viewport['width']}x{viewport['height']}.jpg"
+        name = f"race-{viewport['width']}x{viewport['height']}.png"
         page.screenshot(path=str(artifacts / name), full_page=True)
     finally:
         context.close()
@@ -145,7 +145,7 @@ def test_a_racers_board_with_its_strip_fits_a_phone(browser, server, artifacts, 
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
         strip = page.locator("[data-race]").bounding_box()
         assert strip["height"] <= 40  # one line of chips, whatever the racers
-        name = f"race-board-{viewport['width']}x{viewport['height']}.jpg"
+        name = f"race-board-{viewport['width']}x{viewport['height']}.png"
         page.screenshot(path=str(artifacts / name))
     finally:
         context.close()

@@ -279,7 +279,7 @@ def test_the_first_games_tips_cover_no_card_and_take_a_finger(browser, server, a
             assert seen == {"tips": 3, "found": []}, (language, seen)
             # On a touch screen the King's tip says "tap", never "click".
             king = page.locator('[data-tip="kings"]').inner_text()
-            page.screenshot(path=str(artifacts / f"tips-{language}-{width}x{height}.jpg"))
+            page.screenshot(path=str(artifacts / f"tips-{language}-{width}x{height}.png"))
             if language == "en":
                 assert "tap" in king and "click" not in king, king
     finally:
@@ -332,7 +332,7 @@ def test_a_phone_held_upright_has_big_cards_off_the_edges_and_a_pause_button(
         assert page.evaluate("document.documentElement.scrollHeight") <= height
         pause.tap()
         expect(page.locator("[data-paused-cover]")).to_be_visible()
-        page.screenshot(path=str(artifacts / f"paused-de-{width}x{height}.jpg"))
+        page.screenshot(path=str(artifacts / f"paused-de-{width}x{height}.png"))
     finally:
         context.close()
 
@@ -364,7 +364,7 @@ def test_the_loss_card_is_short_and_sideways_it_leaves_the_counters_alone(browse
             # The try again and a new game; the replays and the rest folded away.
             assert buttons.count() == 2, buttons.all_inner_texts()
             expect(page.locator('[data-banner] [data-action="retry"]')).to_be_visible()
-            page.screenshot(path=str(artifacts / f"lost-{width}x{height}.jpg"))
+            page.screenshot(path=str(artifacts / f"lost-{width}x{height}.png"))
             if width == 360:
                 tall = banner.evaluate("b => b.scrollHeight")
                 assert tall < 520, tall

@@ -91,7 +91,7 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         rows = page.locator("#history tbody tr")
         assert rows.count() == 2
         assert "Lost" in rows.nth(0).inner_text() and "Won" in rows.nth(1).inner_text()
-        page.screenshot(path=str(artifacts / "stats-desktop.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / "stats-desktop.png"), full_page=True)
 
         # The replay of the won game: start at the deal, step with the keys, go to the end.
         rows.nth(1).locator("[data-replay-link]").click()
@@ -108,7 +108,7 @@ def test_win_lose_then_read_the_statistics_and_watch_the_replay(browser, server,
         assert page.locator(".move-list a.current").get_attribute("data-step-link") == "2"
         page.keyboard.press("ArrowLeft")
         page.wait_for_selector('#replay-stage[data-step="1"]')
-        page.screenshot(path=str(artifacts / "replay-desktop.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / "replay-desktop.png"), full_page=True)
         page.click('[data-replay-nav="last"]')
         page.wait_for_selector(f'#replay-stage[data-step="{len(won_line)}"]')
         assert page.get_attribute("#board", "data-status") == "won"
@@ -142,9 +142,9 @@ def test_stats_and_replay_fit_a_phone(browser, server, artifacts):
         assert figure(page, "total", "played") == "2"
         assert page.locator('[data-chart="standard-1"] rect[data-result="abandoned"]').count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
-        page.screenshot(path=str(artifacts / "stats-phone.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / "stats-phone.png"), full_page=True)
         page.locator('[data-variant="standard-1"]').scroll_into_view_if_needed()
-        page.screenshot(path=str(artifacts / "stats-phone-screen.jpg"))
+        page.screenshot(path=str(artifacts / "stats-phone-screen.png"))
         page.locator("#history [data-replay-link]").last.click()
         page.wait_for_selector("#replay-stage")
         last = len(winning_line())
@@ -154,6 +154,6 @@ def test_stats_and_replay_fit_a_phone(browser, server, artifacts):
             page.keyboard.press("ArrowLeft")
             page.wait_for_selector(f'#replay-stage[data-step="{last - back}"]')
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
-        page.screenshot(path=str(artifacts / "replay-phone.jpg"), full_page=True)
+        page.screenshot(path=str(artifacts / "replay-phone.png"), full_page=True)
     finally:
         context.close()
