@@ -110,12 +110,12 @@ async function pack(request) {
 }
 
 // A page may ask which release serves it (the browser tests do); asks to be taken when it
-// was still loading at this worker's activation, so its claim missed it (static/js/site.js);
-// and says when the player's language or look changed: the pages kept at install are fetched
-// again, as now drawn.
+// was still loading at this worker's activation, so its claim missed it (static/js/site.js:
+// taken only when its script is this release's); and says when the player's language or look
+// changed: the pages kept at install are fetched again, as now drawn.
 self.addEventListener("message", (event) => {
   if (event.data === "release?") event.source.postMessage({ release: RELEASE });
-  if (event.data === "claim") event.waitUntil(self.clients.claim());
+  if (PRECACHE.includes(event.data?.claim)) event.waitUntil(self.clients.claim());
   if (event.data === "pages-changed") {
     const pages = PRECACHE.filter((path) => !path.startsWith("/assets/"));
     event.waitUntil(caches.open(CACHE).then((cache) => keepAll(cache, pages)).catch(() => {}));

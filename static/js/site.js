@@ -40,10 +40,14 @@ function install(tried) {
  * only the pages already running: a page asked for while the worker was installing (the home
  * page's install, then a game opened at once, its answer slow from a busy server) is still
  * loading then, and would stay without the worker, so without offline play, until the next
- * page opened. */
+ * page opened. The page names this script, and only a worker that keeps it (of the page's own
+ * release) takes the page: a page of a new release, whose worker waits for the old one's last
+ * page to go, must not become that old worker's page, keeping it, and the new one waiting. */
 function claimThisPage() {
   navigator.serviceWorker.ready.then((registration) => {
-    if (!navigator.serviceWorker.controller) registration.active?.postMessage("claim");
+    if (!navigator.serviceWorker.controller) {
+      registration.active?.postMessage({ claim: new URL(import.meta.url).pathname });
+    }
   });
 }
 

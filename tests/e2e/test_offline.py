@@ -205,6 +205,18 @@ def release_of(page) -> str:
     return f"{scripts}/{worker}"
 
 
+def active_release(context) -> str | None:
+    """The release of the context's active service worker, if one is active."""
+    for worker in context.service_workers:
+        try:
+            release = worker.evaluate("self.serviceWorker?.state === 'activated' ? RELEASE : null")
+        except Exception:  # a worker gone meanwhile
+            continue
+        if release:
+            return release
+    return None
+
+
 def test_a_new_release_waits_for_the_next_visit(browser, tmp_path, _migrated_sqlite):
     if shutil.which("chromium") is None:  # pragma: no cover - the browser fixture skips first
         pytest.skip("no Chromium")
@@ -235,6 +247,12 @@ def test_a_new_release_waits_for_the_next_visit(browser, tmp_path, _migrated_sql
         assert release_of(page).endswith("/first")
         url = page.url
         page.close()  # the last page of the old release
+        # The next visit is the first one after that: a page opened before the browser has let
+        # the old worker go would still be its own (and keep it).
+        deadline = time.monotonic() + WAIT
+        while active_release(context) != "second" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert active_release(context) == "second"
         fresh = context.new_page()
         fresh.goto(url)
         fresh.wait_for_selector('#board[data-moves="2"]')
